@@ -1,0 +1,37 @@
+"""frontier-measure: decides whether a candidate is faster than its reference
+without changing what it does.
+
+Public API (everything else is internal):
+
+    compare(reference, candidate, ...)  paired, interleaved timing of two callables or commands
+    Comparison                           its result: speedup, interval, verdict, rounds
+    environment()                        the machine a measurement is taken on
+"""
+
+from __future__ import annotations
+
+try:
+    from . import _core
+except ImportError as exc:  # pragma: no cover - exercised only on broken installs
+    raise ImportError(
+        "frontier_measure's native extension (_core) is not built. "
+        "Install the package with `pip install -e .` (or run `bash scripts/setup.sh`) "
+        f"from the project root. Original error: {exc}"
+    ) from exc
+
+from ._core import IsolationError, MeasureError, SideError, SpawnError
+from .environment import environment
+from .perf import Comparison, compare
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Comparison",
+    "IsolationError",
+    "MeasureError",
+    "SideError",
+    "SpawnError",
+    "compare",
+    "environment",
+    "__version__",
+]

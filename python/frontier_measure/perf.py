@@ -1,0 +1,317 @@
+"""Timing plans and the public `compare` API.
+
+A plan is: calibrate one loop count shared by both sides, warm up, then run
+balanced interleaved rounds (AB BA / BA AB) through the native scheduler until
+the interval is narrow enough or the time budget is spent.
+"""
+
+from __future__ import annotations
+
+import math
+import shlex
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, Union
+
+import numpy as np
+
+from . import _core, stats
+from .environment import clock as clock_info
+from .environment import environment
+
+Cost = Literal["wall", "cpu", "instructions", "cycles"]
+COSTS: tuple[str, ...] = ("wall", "cpu", "instructions", "cycles")
+COST_UNITS = {"wall": "ns", "cpu": "ns", "instructions": "instructions", "cycles": "cycles"}
+SideLike = Union[Callable[[], object], str, Sequence[str], "_core.Side"]
+Progress = Callable[[int, int], None]
+
+
+@dataclass
+class Comparison:
+    """The outcome of timing a reference against a candidate."""
+
+    summary: stats.Summary
+    cost: str
+    unit: str
+    loops: int
+    rounds: list[dict[str, Any]]
+    reference_median: float  # cost per loop
+    candidate_median: float
+    counters: dict[str, dict[str, Any]]
+    elapsed_s: float
+    environment: dict[str, Any]
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def speedup(self) -> float:
+        return self.summary.speedup
+
+    @property
+    def ci(self) -> tuple[float | None, float | None]:
+        return self.summary.ci_low, self.summary.ci_high
+
+    @property
+    def verdict(self) -> str:
+        return self.summary.verdict
+
+    @property
+    def meets_threshold(self) -> bool | None:
+        return self.summary.meets_threshold
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "summary": self.summary.to_dict(),
+            "cost": self.cost,
+            "unit": self.unit,
+            "loops": self.loops,
+            "reference_median": self.reference_median,
+            "candidate_median": self.candidate_median,
+            "counters": self.counters,
+            "rounds": self.rounds,
+            "elapsed_s": self.elapsed_s,
+            "warnings": self.warnings,
+            "environment": self.environment,
+        }
+
+
+def make_side(
+    spec: SideLike,
+    *,
+    name: str,
+    counters: Sequence[str] = (),
+    shell: bool = False,
+    timeout: float | None = None,
+    cwd: str | None = None,
+    env: dict[str, str] | None = None,
+    cpus: Sequence[int] = (),
+) -> _core.Side:
+    """Turn a callable, a command string/argv, or a ready Side into a Side."""
+    if isinstance(spec, _core.Side):
+        return spec
+    if callable(spec):
+        return _core.CallableSide(spec, list(counters))
+    if isinstance(spec, str):
+        if not spec.strip():
+            raise _core.SpawnError(f"{name}: empty command")
+        argv = [spec] if shell else shlex.split(spec)
+    elif isinstance(spec, Sequence) and all(isinstance(a, str) for a in spec):
+        argv = list(spec)
+    else:
+        raise TypeError(f"{name}: expected a callable, a command string or an argv list, got {spec!r}")
+    p = _core.ProcessSpec()
+    p.argv = argv
+    p.shell = shell
+    p.counters = list(counters)
+    if timeout:
+        p.timeout_s = float(timeout)
+    if cwd:
+        p.cwd = cwd
+    if env:
+        p.env = dict(env)
+    if cpus:
+        p.cpus = list(cpus)
+    # Fail early, naming the side, if the command cannot even be found.
+    if not shell and _core.which(argv[0], _path(env)) == "":
+        raise _core.SpawnError(f"{name}: command not found: '{argv[0]}'")
+    return _core.CommandSide(p, name)
+
+
+def _path(env: dict[str, str] | None) -> str:
+    import os
+
+    if env and "PATH" in env:
+        return env["PATH"]
+    return os.environ.get("PATH", "/usr/bin:/bin")
+
+
+def batch_cost(batch: _core.Batch, cost: str) -> float:
+    """Cost per loop of one batch, in the cost's unit."""
+    if cost == "wall":
+        value = float(batch.wall_ns)
+    elif cost == "cpu":
+        if batch.cpu_ns < 0:
+            raise _core.MeasureError("this side cannot report CPU time")
+        value = float(batch.cpu_ns)
+    else:
+        found = [c for c in batch.counters if c.name == cost]
+        if not found:
+            raise _core.MeasureError(f"cost '{cost}' needs the '{cost}' counter, which was not attached")
+        c = found[0]
+        if not c.available:
+            raise _core.MeasureError(f"cost '{cost}' is not measurable here: {c.reason}")
+        value = float(c.value)
+    return value / batch.loops
+
+
+def _counter_medians(rounds: list[Any]) -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+    for side in ("reference", "candidate"):
+        per: dict[str, list[float]] = {}
+        reasons: dict[str, str] = {}
+        for r in rounds:
+            b = getattr(r, side)
+            for c in b.counters:
+                if c.available:
+                    per.setdefault(c.name, []).append(c.value / b.loops)
+                else:
+                    reasons[c.name] = c.reason
+        for name, vals in per.items():
+            out.setdefault(name, {})[side] = float(np.median(vals))
+        for name, reason in reasons.items():
+            out.setdefault(name, {})["unavailable"] = reason
+    return out
+
+
+def calibrate_loops(reference: _core.Side, candidate: _core.Side, target_ns: int) -> int:
+    """One loop count for both sides: the larger of the two calibrations, so
+    even the cheaper side's batch reaches the target."""
+
+    def for_side(side: _core.Side, other: _core.Side) -> int:
+        other.suspend()
+        side.resume()
+        try:
+            return int(_core.calibrate(lambda n: side.measure(n).wall_ns, target_ns))
+        finally:
+            side.suspend()
+
+    return max(for_side(reference, candidate), for_side(candidate, reference))
+
+
+def compare(
+    reference: SideLike,
+    candidate: SideLike,
+    *,
+    rounds: int | Literal["auto"] = "auto",
+    warmup: int = 2,
+    threshold: float | None = None,
+    cost: Cost = "wall",
+    confidence: float = 0.95,
+    precision: float = 0.01,
+    max_time: float = 10.0,
+    min_rounds: int = 20,
+    max_rounds: int = 2000,
+    loops: int | None = None,
+    min_batch_ns: int | None = None,
+    seed: int = 0,
+    counters: Sequence[str] | None = None,
+    shell: bool = False,
+    timeout: float | None = None,
+    progress: Progress | None = None,
+) -> Comparison:
+    """Time `candidate` against `reference` in paired, interleaved rounds.
+
+    Each side is a zero-argument callable, a command (a string split like a
+    shell would, or an argv list; `shell=True` runs the string through /bin/sh),
+    or a `_core.Side`. With rounds="auto", rounds are added in blocks until the
+    interval's half-width is at most `precision` (in log space, 0.01 ~ +-1%),
+    `max_rounds` is reached or `max_time` seconds of rounds have passed.
+    """
+    if cost not in COSTS:
+        raise ValueError(f"unknown cost '{cost}' (choose from {', '.join(COSTS)})")
+    if counters is None:
+        counters = ["task-clock", "page-faults", "context-switches"]
+        if cost in ("instructions", "cycles"):
+            counters = [cost, *counters]
+    counters = list(dict.fromkeys([*counters, *([cost] if cost in ("instructions", "cycles") else [])]))
+    ref = make_side(reference, name="reference", counters=counters, shell=shell, timeout=timeout)
+    cand = make_side(candidate, name="candidate", counters=counters, shell=shell, timeout=timeout)
+
+    started = time.perf_counter()
+    clk = clock_info()
+    target = min_batch_ns or int(_core.min_batch_ns(clk["resolution_ns"]))
+    warnings: list[str] = []
+    if clk["warning"]:
+        warnings.append(clk["warning"])
+    n_loops = loops or calibrate_loops(ref, cand, target)
+
+    # Fail fast on a cost that cannot be measured here, before spending rounds.
+    probe = ref.measure(n_loops)
+    batch_cost(probe, cost)
+    ref.suspend()
+
+    fixed = rounds != "auto"
+    first_block = int(rounds) if fixed else min_rounds
+    if fixed and first_block < 1:
+        raise ValueError("rounds must be at least 1")
+    total_planned = first_block if fixed else max_rounds
+    collected: list[Any] = []
+    block_seed = seed
+
+    def report(done: int, _total: int) -> None:
+        if progress is not None:
+            progress(len(collected) + done, total_planned)
+
+    rounds_started = time.perf_counter()
+    plan = _core.Plan(loops=n_loops, warmup=warmup, rounds=first_block, seed=block_seed)
+    collected.extend(_core.run_paired(ref, cand, plan, report, 0))
+    summary = _summarize(collected, cost, confidence, threshold)
+    while not fixed:
+        hw = summary.half_width
+        if hw is not None and hw <= precision:
+            break
+        if len(collected) >= max_rounds or time.perf_counter() - rounds_started >= max_time:
+            if hw is not None and hw > precision:
+                warnings.append(
+                    f"stopped at {len(collected)} rounds with interval half-width {hw:.2%} "
+                    f"(> {precision:.2%} asked): budget reached"
+                )
+            break
+        block_seed += 1
+        block = min(max(10, len(collected) // 2), max_rounds - len(collected))
+        plan = _core.Plan(loops=n_loops, warmup=0, rounds=block, seed=block_seed)
+        collected.extend(_core.run_paired(ref, cand, plan, report, len(collected)))
+        summary = _summarize(collected, cost, confidence, threshold)
+    if progress is not None:
+        progress(len(collected), len(collected))
+
+    ref_costs = [batch_cost(r.reference, cost) for r in collected]
+    cand_costs = [batch_cost(r.candidate, cost) for r in collected]
+    short = min(min(r.reference.wall_ns, r.candidate.wall_ns) for r in collected)
+    if short < target // 2:
+        warnings.append(
+            f"shortest batch took {short / 1e6:.3f} ms, under half the {target / 1e6:.3f} ms "
+            "calibration target: clock granularity may show in the values"
+        )
+    for side, vals in (("reference", ref_costs), ("candidate", cand_costs)):
+        s = stats.spread(vals)
+        if s > 0.10:
+            warnings.append(f"{side} values vary by {s:.0%} (MAD/median): the machine is noisy")
+    warnings.extend(summary.warnings)
+    return Comparison(
+        summary=summary,
+        cost=cost,
+        unit=COST_UNITS[cost],
+        loops=n_loops,
+        rounds=[
+            {
+                "index": r.index,
+                "reference_first": r.reference_first,
+                "reference": ref_costs[i],
+                "candidate": cand_costs[i],
+                "reference_wall_ns": r.reference.wall_ns,
+                "candidate_wall_ns": r.candidate.wall_ns,
+                "reference_cpu_ns": r.reference.cpu_ns,
+                "candidate_cpu_ns": r.candidate.cpu_ns,
+            }
+            for i, r in enumerate(collected)
+        ],
+        reference_median=float(np.median(ref_costs)),
+        candidate_median=float(np.median(cand_costs)),
+        counters=_counter_medians(collected),
+        elapsed_s=time.perf_counter() - started,
+        environment=environment(),
+        warnings=warnings,
+    )
+
+
+def _summarize(collected: list[Any], cost: str, confidence: float, threshold: float | None) -> stats.Summary:
+    ref = [batch_cost(r.reference, cost) for r in collected]
+    cand = [batch_cost(r.candidate, cost) for r in collected]
+    return stats.summarize(ref, cand, confidence=confidence, threshold=threshold)
+
+
+def format_ratio(x: float | None) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "n/a"
+    return f"{x:.3f}x"

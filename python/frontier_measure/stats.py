@@ -1,0 +1,195 @@
+"""Paired log-ratio statistics for reference-vs-candidate rounds.
+
+Each round gives d = ln c(reference) - ln c(candidate); d > 0 means the
+candidate was cheaper. The estimate is exp(median d). Its interval comes from
+order statistics and the binomial distribution (the sign test): it assumes only
+that rounds are independent with a common median, not normality or symmetry, so
+it holds on skewed timing data where t- and Wilcoxon intervals under-cover.
+
+Claims of "at least X times faster" are margin tests: the one-sided lower
+confidence bound of the median must exceed ln X. Comparing a point estimate with
+X instead would pass half the time at a true ratio of exactly X.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Literal, Sequence
+
+import numpy as np
+
+MIN_ROUNDS = 6  # below this no exact 95% sign-test interval exists
+Verdict = Literal["faster", "slower", "indistinguishable", "insufficient"]
+
+
+@lru_cache(maxsize=4096)
+def _binom_half_cdf(n: int, k: int) -> float:
+    """P(B <= k) for B ~ Binomial(n, 1/2), computed exactly."""
+    if k < 0:
+        return 0.0
+    if k >= n:
+        return 1.0
+    total = sum(math.comb(n, i) for i in range(k + 1))
+    return total / 2**n
+
+
+def sign_rank(n: int, tail_alpha: float) -> int:
+    """Largest 1-based rank k with P(B <= k-1) <= tail_alpha; 0 if none.
+
+    The order statistic x_(k) is then a lower bound for the median with
+    confidence at least 1 - tail_alpha (and x_(n-k+1) an upper bound).
+    """
+    k = 0
+    while k < n and _binom_half_cdf(n, k) <= tail_alpha:
+        k += 1
+    return k
+
+
+def sign_interval(d: Sequence[float], confidence: float = 0.95) -> tuple[float, float] | None:
+    """Two-sided distribution-free interval for the median of d, or None if n is too small."""
+    x = np.sort(np.asarray(d, dtype=float))
+    k = sign_rank(len(x), (1.0 - confidence) / 2.0)
+    if k == 0:
+        return None
+    return float(x[k - 1]), float(x[len(x) - k])
+
+
+def sign_lower_bound(d: Sequence[float], confidence: float = 0.95) -> float | None:
+    """One-sided lower confidence bound for the median of d, or None if n is too small."""
+    x = np.sort(np.asarray(d, dtype=float))
+    k = sign_rank(len(x), 1.0 - confidence)
+    if k == 0:
+        return None
+    return float(x[k - 1])
+
+
+def lag1_autocorrelation(d: Sequence[float]) -> float:
+    x = np.asarray(d, dtype=float)
+    if len(x) < 3:
+        return 0.0
+    c = x - x.mean()
+    denom = float(np.dot(c, c))
+    if denom == 0.0:
+        return 0.0
+    return float(np.dot(c[:-1], c[1:]) / denom)
+
+
+def log_ratios(reference: Sequence[float], candidate: Sequence[float]) -> np.ndarray:
+    r = np.asarray(reference, dtype=float)
+    c = np.asarray(candidate, dtype=float)
+    if r.shape != c.shape:
+        raise ValueError("reference and candidate need the same number of rounds")
+    if np.any(r <= 0) or np.any(c <= 0):
+        raise ValueError("costs must be positive to take logarithms")
+    return np.log(r) - np.log(c)
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What the rounds say. Ratios are reference cost / candidate cost."""
+
+    rounds: int
+    confidence: float
+    speedup: float
+    ci_low: float | None
+    ci_high: float | None
+    lower_bound: float | None  # one-sided, at `confidence`
+    verdict: Verdict
+    threshold: float | None
+    meets_threshold: bool | None  # margin test; None when no threshold asked
+    autocorrelation: float
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def half_width(self) -> float | None:
+        """Half-width of the interval in log space (0.01 is about +-1%)."""
+        if self.ci_low is None or self.ci_high is None:
+            return None
+        m = math.log(self.speedup)
+        return max(m - math.log(self.ci_low), math.log(self.ci_high) - m)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "rounds": self.rounds,
+            "confidence": self.confidence,
+            "speedup": self.speedup,
+            "ci_low": self.ci_low,
+            "ci_high": self.ci_high,
+            "lower_bound": self.lower_bound,
+            "verdict": self.verdict,
+            "threshold": self.threshold,
+            "meets_threshold": self.meets_threshold,
+            "autocorrelation": self.autocorrelation,
+            "half_width": self.half_width,
+            "warnings": list(self.warnings),
+        }
+
+
+def summarize(
+    reference: Sequence[float],
+    candidate: Sequence[float],
+    *,
+    confidence: float = 0.95,
+    threshold: float | None = None,
+) -> Summary:
+    """Summarize paired per-round costs. Deterministic: same samples, same numbers."""
+    if not 0.5 < confidence < 1.0:
+        raise ValueError("confidence must be in (0.5, 1)")
+    if threshold is not None and threshold <= 0:
+        raise ValueError("threshold must be positive")
+    d = log_ratios(reference, candidate)
+    n = len(d)
+    warnings: list[str] = []
+    if n == 0:
+        return Summary(0, confidence, float("nan"), None, None, None, "insufficient",
+                       threshold, None if threshold is None else False, 0.0,
+                       ["no rounds were measured"])
+    med = float(np.median(d))
+    interval = sign_interval(d, confidence) if n >= MIN_ROUNDS else None
+    lower = sign_lower_bound(d, confidence) if n >= MIN_ROUNDS else None
+    rho = lag1_autocorrelation(d)
+    if n < MIN_ROUNDS:
+        warnings.append(f"only {n} rounds: at least {MIN_ROUNDS} are needed for any claim")
+        verdict: Verdict = "insufficient"
+    else:
+        assert interval is not None
+        if interval[0] > 0:
+            verdict = "faster"
+        elif interval[1] < 0:
+            verdict = "slower"
+        else:
+            verdict = "indistinguishable"
+    if n >= 10 and abs(rho) > max(0.3, 2.0 / math.sqrt(n)):
+        warnings.append(
+            f"lag-1 autocorrelation {rho:+.2f} between rounds: they are not independent "
+            "(drift, throttling or order effects); the interval may be too narrow"
+        )
+    meets: bool | None = None
+    if threshold is not None:
+        meets = lower is not None and lower > math.log(threshold)
+    return Summary(
+        rounds=n,
+        confidence=confidence,
+        speedup=math.exp(med),
+        ci_low=math.exp(interval[0]) if interval else None,
+        ci_high=math.exp(interval[1]) if interval else None,
+        lower_bound=math.exp(lower) if lower is not None else None,
+        verdict=verdict,
+        threshold=threshold,
+        meets_threshold=meets,
+        autocorrelation=rho,
+        warnings=warnings,
+    )
+
+
+def spread(values: Sequence[float]) -> float:
+    """Robust relative spread: median absolute deviation / median."""
+    x = np.asarray(values, dtype=float)
+    if len(x) == 0:
+        return 0.0
+    m = float(np.median(x))
+    if m == 0:
+        return 0.0
+    return float(np.median(np.abs(x - m)) / m)

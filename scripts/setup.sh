@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Sets up everything frontier-measure needs on a fresh Debian machine with
+# Python 3.11: Debian packages (when root), a virtual environment in .venv and
+# the package itself, built in place. Safe to run again: it skips what is there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+debian_packages=(
+  python3-venv python3-dev g++ cmake ninja-build   # build of the native core
+  linux-perf                                       # perf stat, for cross-checks
+  hyperfine                                        # bench: side-by-side comparison
+  qemu-user-static                                 # kernel scale: differential tests
+  docker.io debootstrap                            # repository scale: Docker backend
+)
+
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  missing=()
+  for p in "${debian_packages[@]}"; do
+    dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "setup: installing Debian packages: ${missing[*]}"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  fi
+else
+  echo "setup: not root or no apt-get; install these Debian packages yourself if missing: ${debian_packages[*]}"
+fi
+
+python=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+  echo "setup: creating .venv"
+  "$python" -m venv .venv
+  .venv/bin/pip install -q --upgrade pip
+fi
+echo "setup: building and installing frontier-measure into .venv"
+.venv/bin/pip install -q -e '.[test,bench,kernel,docker,report,dev]'
+echo "setup: done (activate with: source .venv/bin/activate)"
