@@ -11,7 +11,7 @@ Public API (everything else is internal):
 from __future__ import annotations
 
 try:
-    from . import _core
+    from . import _core  # noqa: F401  (import check with a helpful message)
 except ImportError as exc:  # pragma: no cover - exercised only on broken installs
     raise ImportError(
         "frontier_measure's native extension (_core) is not built. "

@@ -3,7 +3,8 @@ function takes data and returns a string."""
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[object]], align: str | None = None) -> str:
@@ -12,7 +13,7 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[object]], align: str |
     align = align or "l" + "r" * (len(headers) - 1)
     out = []
     for n, row in enumerate(cells):
-        parts = [c.ljust(w) if a == "l" else c.rjust(w) for c, w, a in zip(row, widths, align)]
+        parts = [c.ljust(w) if a == "l" else c.rjust(w) for c, w, a in zip(row, widths, align, strict=False)]
         out.append("  ".join(parts).rstrip())
         if n == 0:
             out.append("  ".join("-" * w for w in widths))
@@ -94,7 +95,8 @@ def environment(env: dict[str, Any]) -> str:
         ["kernel", env["kernel"]],
         ["python", env["python"]],
         ["clocksource", f"{clk['source']} (available: {clk['available']})"],
-        ["clock resolution", f"{clk['resolution_ns']:.0f} ns (reported {clk['reported_resolution_ns']:.0f} ns)"],
+        ["clock resolution",
+         f"{clk['resolution_ns']:.0f} ns (reported {clk['reported_resolution_ns']:.0f} ns)"],
         ["clock read overhead", f"{clk['read_overhead_ns']:.1f} ns"],
         ["governor", env["governor"] or "n/a"],
         ["ASLR", env["aslr"]],

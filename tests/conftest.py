@@ -1,0 +1,55 @@
+"""Markers that skip, with the reason, where this machine cannot run a test.
+CI installs and starts everything (scripts/setup.sh, scripts/services.sh), so
+there these tests run."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+import subprocess
+from functools import cache
+
+import pytest
+
+
+@cache
+def _docker_reason() -> str | None:
+    if shutil.which("docker") is None:
+        return "docker client not installed (scripts/setup.sh installs docker.io)"
+    try:
+        r = subprocess.run(["docker", "info"], capture_output=True, timeout=20)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"docker info failed: {exc}"
+    if r.returncode != 0:
+        return "no Docker engine answering (scripts/services.sh starts dockerd)"
+    return None
+
+
+@cache
+def _perf_reason() -> str | None:
+    from frontier_measure import _core
+
+    v = _core.probe_counters(["task-clock"])[0]
+    return None if v.available else f"perf_event_open unusable: {v.reason}"
+
+
+def _skip_reason(marker: str) -> str | None:
+    if marker == "needs_root":
+        return None if os.geteuid() == 0 else "needs root"
+    if marker == "needs_docker":
+        return _docker_reason()
+    if marker == "needs_qemu":
+        return None if shutil.which("qemu-riscv64-static") else "qemu-riscv64-static not installed"
+    if marker == "needs_zig":
+        return None if importlib.util.find_spec("ziglang") else "ziglang package not installed"
+    if marker == "needs_perf":
+        return _perf_reason()
+    return None
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    for mark in item.iter_markers():
+        reason = _skip_reason(mark.name)
+        if reason:
+            pytest.skip(reason)
