@@ -23,6 +23,7 @@ import numpy as np
 
 MIN_ROUNDS = 6  # below this no exact 95% sign-test interval exists
 Verdict = Literal["faster", "slower", "indistinguishable", "insufficient"]
+Samples = Sequence[float] | np.ndarray
 
 
 @lru_cache(maxsize=4096)
@@ -48,7 +49,7 @@ def sign_rank(n: int, tail_alpha: float) -> int:
     return k
 
 
-def sign_interval(d: Sequence[float], confidence: float = 0.95) -> tuple[float, float] | None:
+def sign_interval(d: Samples, confidence: float = 0.95) -> tuple[float, float] | None:
     """Two-sided distribution-free interval for the median of d, or None if n is too small."""
     x = np.sort(np.asarray(d, dtype=float))
     k = sign_rank(len(x), (1.0 - confidence) / 2.0)
@@ -57,7 +58,7 @@ def sign_interval(d: Sequence[float], confidence: float = 0.95) -> tuple[float, 
     return float(x[k - 1]), float(x[len(x) - k])
 
 
-def sign_lower_bound(d: Sequence[float], confidence: float = 0.95) -> float | None:
+def sign_lower_bound(d: Samples, confidence: float = 0.95) -> float | None:
     """One-sided lower confidence bound for the median of d, or None if n is too small."""
     x = np.sort(np.asarray(d, dtype=float))
     k = sign_rank(len(x), 1.0 - confidence)
@@ -66,7 +67,7 @@ def sign_lower_bound(d: Sequence[float], confidence: float = 0.95) -> float | No
     return float(x[k - 1])
 
 
-def lag1_autocorrelation(d: Sequence[float]) -> float:
+def lag1_autocorrelation(d: Samples) -> float:
     x = np.asarray(d, dtype=float)
     if len(x) < 3:
         return 0.0
@@ -77,7 +78,7 @@ def lag1_autocorrelation(d: Sequence[float]) -> float:
     return float(np.dot(c[:-1], c[1:]) / denom)
 
 
-def log_ratios(reference: Sequence[float], candidate: Sequence[float]) -> np.ndarray:
+def log_ratios(reference: Samples, candidate: Samples) -> np.ndarray:
     r = np.asarray(reference, dtype=float)
     c = np.asarray(candidate, dtype=float)
     if r.shape != c.shape:
@@ -129,8 +130,8 @@ class Summary:
 
 
 def summarize(
-    reference: Sequence[float],
-    candidate: Sequence[float],
+    reference: Samples,
+    candidate: Samples,
     *,
     confidence: float = 0.95,
     threshold: float | None = None,
@@ -185,7 +186,7 @@ def summarize(
     )
 
 
-def spread(values: Sequence[float]) -> float:
+def spread(values: Samples) -> float:
     """Robust relative spread: median absolute deviation / median."""
     x = np.asarray(values, dtype=float)
     if len(x) == 0:

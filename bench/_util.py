@@ -1,0 +1,56 @@
+"""Shared pieces of the benchmarks: the busy-loop binary, chunked callables,
+and printing. Benchmarks print tables; they assert nothing."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from frontier_measure.display import table
+
+HERE = Path(__file__).resolve().parent
+BUILD = HERE.parent / "build" / "bench"
+
+
+def busy_binary() -> str:
+    """Compile bench/busy.c once (static, so start-up is small and stable)."""
+    BUILD.mkdir(parents=True, exist_ok=True)
+    out = BUILD / "busy"
+    src = HERE / "busy.c"
+    if not out.exists() or out.stat().st_mtime < src.stat().st_mtime:
+        subprocess.run(["cc", "-O1", "-static", "-o", str(out), str(src)], check=True)
+    return str(out)
+
+
+def iterations_for(ms: float) -> int:
+    """Busy-loop iterations that take about `ms` milliseconds here."""
+    exe = busy_binary()
+    n = 1_000_000
+    while True:
+        t0 = time.perf_counter()
+        subprocess.run([exe, str(n)], check=True)
+        dt = time.perf_counter() - t0
+        if dt > 0.02:
+            return int(n * ms / 1000.0 / dt)
+        n *= 4
+
+
+def chunks(k: int, size: int = 2000):
+    """A callable doing k identical chunks of work: cost is k x chunk exactly,
+    up to one call's fixed overhead, so 11 vs 10 chunks is a true 1.10 ratio."""
+
+    def run() -> int:
+        total = 0
+        for _ in range(k):
+            total += sum(range(size))
+        return total
+
+    return run
+
+
+def show(title: str, headers: list[str], rows: list[list[object]]) -> None:
+    print(f"\n## {title}\n")
+    print(table(headers, rows))
+    sys.stdout.flush()
