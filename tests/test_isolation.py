@@ -1,0 +1,166 @@
+"""The local isolation backend with real processes and real accounts."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from frontier_measure import _core, isolation
+from frontier_measure.isolation import LocalBackend, Policy
+
+
+@pytest.fixture(scope="module")
+def local():
+    with LocalBackend(Policy(nproc=32, disk_mb=16, file_size_mb=4, timeout_s=20)) as b:
+        yield b
+
+
+def test_command_result_shape(local):
+    r = local.run("candidate", "printf out; printf err >&2; exit 3")
+    assert (r.exit_code, r.stdout, r.stderr, r.leftover) == (3, b"out", b"err", 0)
+    assert not r.ok and r.describe() == "exit code 3"
+    assert r.wall_ns > 0
+
+
+def test_runs_in_own_area(local):
+    r = local.run("reference", "pwd; echo hi > f; cat f")
+    assert r.stdout.decode().splitlines() == [str(local.area("reference")), "hi"]
+    assert (local.area("reference") / "f").read_text() == "hi\n"
+
+
+@pytest.mark.needs_root
+def test_sides_run_as_their_own_unprivileged_accounts(local):
+    uids = {s: int(local.run(s, "id -u").stdout) for s in isolation.SIDES}
+    assert uids["reference"] != uids["candidate"]
+    assert 0 not in uids.values()
+    assert local.describe()["account_switch"] is True
+
+
+@pytest.mark.needs_root
+def test_ensure_account_is_idempotent():
+    assert isolation.ensure_account("fm-cand") == isolation.ensure_account("fm-cand")
+
+
+@pytest.mark.needs_root
+def test_candidate_cannot_touch_the_reference_area(local):
+    (local.area("reference") / "secret").write_text("golden")
+    ref = local.side_path("reference")
+    r = local.run("candidate", f"cat {ref}/secret; echo x > {ref}/planted; ls {ref}")
+    assert r.exit_code != 0
+    assert b"golden" not in r.stdout
+    assert not (local.area("reference") / "planted").exists()
+    assert not local.can_read("candidate", local.area("reference"))
+
+
+@pytest.mark.needs_root
+def test_guard_closes_evaluator_data_and_restores_it():
+    # Under a world-readable parent, as a task checkout usually is.
+    top = Path(tempfile.mkdtemp(prefix="fm-guard-"))
+    os.chmod(top, 0o755)
+    data = top / "tests"
+    data.mkdir()
+    (data / "golden.json").write_text("{}")
+    os.chmod(data, 0o755)
+    b = LocalBackend(Policy(timeout_s=10))
+    try:
+        assert b.can_read("candidate", data / "golden.json")
+        b.guard([data])
+        assert not b.can_read("candidate", data / "golden.json")
+        r = b.run("candidate", f"cat {data}/golden.json")
+        assert r.exit_code != 0 and b"Permission denied" in r.stderr
+    finally:
+        b.close()
+    assert stat.S_IMODE(data.stat().st_mode) == 0o755
+    shutil.rmtree(top)
+
+
+def test_leftover_processes_are_killed_and_counted(local):
+    # The plain background job dies with the command's process group; the one
+    # that left the group (setsid) is found by the sweep and counted.
+    r = local.run("candidate", "sleep 300 & setsid sleep 301 & echo started")
+    assert r.exit_code == 0 and r.stdout == b"started\n"
+    assert r.leftover == 1
+    assert "left 1 process(es) running" in r.describe()
+    assert local.sweep("candidate") == 0
+
+
+def test_timeout_kills_a_command_that_sleeps_forever(local):
+    r = local.run("candidate", "sleep 1000", timeout=0.5)
+    assert r.timed_out and r.describe().startswith("timed out")
+    assert local.sweep("candidate") == 0
+
+
+def test_file_size_limit_stops_a_disk_filler(local):
+    r = local.run("candidate", "head -c 50000000 /dev/zero > big")
+    assert r.signal == 25 or r.exit_code != 0  # SIGXFSZ
+    assert (local.area("candidate") / "big").stat().st_size <= 4 << 20
+
+
+@pytest.mark.needs_root
+def test_area_size_bounds_total_writes(local):
+    # Many files each under the file-size limit: the tmpfs runs out, not the disk.
+    r = local.run("candidate", "i=0; while [ $i -lt 40 ]; do head -c 1000000 /dev/zero > f$i "
+                  "|| exit 9; i=$((i+1)); done")
+    assert r.exit_code == 9
+    assert b"No space left" in r.stderr
+    local.fresh_copy("candidate", None, "")
+
+
+@pytest.mark.needs_root
+def test_fork_bomb_is_bounded_and_cleaned_up(local):
+    r = local.run("candidate", "b() { b | b & }; b; sleep 2", timeout=5)
+    # The process limit is what stopped it: forks were refused.
+    assert b"Cannot fork" in r.stderr or b"Resource temporarily unavailable" in r.stderr
+    assert local.sweep("candidate") == 0
+    uid = local.owner("candidate")[0]
+    assert isolation.processes_of_uid(uid) == []
+    # The side still works afterwards.
+    assert local.run("candidate", "echo ok").stdout == b"ok\n"
+
+
+@pytest.mark.needs_root
+def test_candidate_cannot_signal_the_evaluator(local):
+    r = local.run("candidate", f"kill -KILL {os.getpid()}; kill -STOP {os.getppid()}")
+    assert r.exit_code != 0 and b"not permitted" in r.stderr
+
+
+def test_fresh_copy_replaces_contents(local, tmp_path):
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "a.txt").write_text("A")
+    local.fresh_copy("reference", src, "case")
+    (local.area("reference") / "case" / "junk").write_text("x")
+    dest = local.fresh_copy("reference", src, "case")
+    assert sorted(p.name for p in dest.iterdir()) == ["a.txt"]
+    r = local.run("reference", "cat a.txt; echo B > b.txt", cwd="case")
+    assert r.stdout == b"A" and (dest / "b.txt").exists()
+
+
+def test_pinning_is_applied(local):
+    if not local.policy.cpus:
+        pytest.skip("one CPU: nothing to pin to")
+    r = local.run("candidate", "grep Cpus_allowed_list /proc/self/status")
+    assert r.stdout.split()[-1].decode() == ",".join(map(str, local.policy.cpus))
+
+
+def test_close_removes_areas():
+    b = LocalBackend(Policy(timeout_s=5))
+    area = b.area("candidate")
+    b.run("candidate", "echo x > f")
+    b.close()
+    assert not area.exists()
+
+
+def test_unknown_backend_is_a_clear_error():
+    with pytest.raises(ValueError, match="unknown isolation backend"):
+        isolation.open_backend("chroot")
+
+
+def test_isolation_error_type_is_the_core_one():
+    assert issubclass(_core.IsolationError, Exception)
+    assert Path(isolation.__file__).name == "isolation.py"
