@@ -81,9 +81,20 @@ def comparison(result: Any) -> str:
             else:
                 rows.append([name, f"{vals.get('reference', 0):.4g}", f"{vals.get('candidate', 0):.4g}", ""])
         lines += ["", table(["counter (per loop)", "reference", "candidate", "note"], rows, "lrrl")]
+    lines += ["", measured_on(result.environment)]
     if result.warnings:
         lines += ["", *[f"warning: {w}" for w in result.warnings]]
     return "\n".join(lines)
+
+
+def measured_on(env: dict[str, Any]) -> str:
+    """One line saying where a number was measured (the full record is in the JSON)."""
+    clk = env["clock"]
+    hw = [c["name"] for c in env.get("counters", []) if c["available"]]
+    load = ", ".join(f"{x:.2f}" for x in env["load_average"])
+    return (f"measured on: {env['cpu_model']}, {env['cpus_online']} CPUs, clocksource {clk['source']} "
+            f"(read {clk['read_overhead_ns']:.0f} ns), counters: {', '.join(hw) or 'none'}, "
+            f"load {load}, Linux {env['kernel']}")
 
 
 def environment(env: dict[str, Any]) -> str:
