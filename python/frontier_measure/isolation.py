@@ -583,7 +583,10 @@ class DockerBackend(Backend):
                         str(self._areas[side]): {"bind": self.workdir, "mode": "rw"},
                         str(_WRAPPER_DIR): {"bind": "/opt/fm", "mode": "ro"},
                     },
+                    # The container's root keeps only what the wrapper needs to enter the
+                    # side's area, start commands as its account and sweep it.
                     cap_drop=["ALL"],
+                    cap_add=["SETUID", "SETGID", "KILL", "DAC_READ_SEARCH"],
                     security_opt=["no-new-privileges"],
                     ulimits=[
                         docker.types.Ulimit(name="fsize", soft=p.file_size_mb << 20,
@@ -604,10 +607,10 @@ class DockerBackend(Backend):
     def _exec(self, side: str, argv: list[str], timeout: float) -> tuple[int, bytes]:
         container = self.containers[side]
         self.resume(side)
-        uid, gid = self._owners[side]
         # exec_run has no timeout of its own; the wrapper enforces the command's,
-        # so the API call returns shortly after it.
-        r = container.exec_run(argv, user=f"{uid}:{gid}", workdir=self.workdir, demux=True)
+        # so the API call returns shortly after it. The wrapper runs as the
+        # container's root and drops to the side's account for the command.
+        r = container.exec_run(argv, user="0:0", workdir=self.workdir, demux=True)
         out, err = r.output
         del timeout
         if r.exit_code != 0:
@@ -639,6 +642,8 @@ class DockerBackend(Backend):
             "max_output": p.max_output,
             "nproc": p.nproc,
             "address_space": p.memory_mb << 20,
+            "uid": self._owners[side][0],
+            "gid": self._owners[side][1],
         }
         t0 = time.perf_counter_ns()
         _, out = self._exec(side, ["python3", "/opt/fm/run.py", json.dumps(request)],
@@ -671,7 +676,7 @@ class DockerBackend(Backend):
         uid, gid = self._owners[side]
         self.resume(side)
         r = self.containers[side].exec_run(
-            ["python3", "/opt/fm/run.py", "--sweep"], user=f"{uid}:{gid}")
+            ["python3", "/opt/fm/run.py", "--sweep", str(uid), str(gid)], user="0:0")
         try:
             return int(r.output.decode().strip() or 0)
         except ValueError:
@@ -684,8 +689,16 @@ class DockerBackend(Backend):
 
     def resume(self, side: str) -> None:
         if side in self.containers and self._paused.get(side):
-            self.containers[side].unpause()
+            c = self.containers[side]
+            c.unpause()
             self._paused[side] = False
+            # The engine may report the thaw before it is complete; an exec
+            # issued in between is refused as "container is paused".
+            for _ in range(200):
+                c.reload()
+                if c.status != "paused":
+                    break
+                time.sleep(0.005)
 
     def paused(self, side: str) -> bool:
         return self._paused.get(side, False)
