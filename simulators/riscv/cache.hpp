@@ -1,0 +1,57 @@
+// A set-associative cache with true LRU replacement, tags only (no data):
+// it answers "hit or miss" and counts. Initial state is empty, so every run
+// of the same program sees the same sequence of hits and misses.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "machine_config.hpp"
+
+namespace fm::rv {
+
+class Cache {
+public:
+    explicit Cache(const CacheConfig& cfg);
+    void reset();
+
+    // True on a hit. A miss allocates the line (write-allocate for stores).
+    bool access(std::uint64_t addr) {
+        const std::uint64_t line = addr >> line_shift_;
+        const std::uint32_t set = static_cast<std::uint32_t>(line) & set_mask_;
+        std::uint64_t* tags = &tags_[static_cast<std::size_t>(set) * ways_];
+        std::uint64_t* ages = &ages_[static_cast<std::size_t>(set) * ways_];
+        const std::uint64_t tag = line + 1;  // 0 marks an empty way
+        ++accesses_;
+        ++clock_;
+        for (std::uint32_t w = 0; w < ways_; ++w) {
+            if (tags[w] == tag) {
+                ages[w] = clock_;
+                return true;
+            }
+        }
+        ++misses_;
+        std::uint32_t victim = 0;
+        for (std::uint32_t w = 1; w < ways_; ++w)
+            if (ages[w] < ages[victim]) victim = w;
+        tags[victim] = tag;
+        ages[victim] = clock_;
+        return false;
+    }
+
+    std::uint32_t line_shift() const { return line_shift_; }
+    std::uint64_t accesses() const { return accesses_; }
+    std::uint64_t misses() const { return misses_; }
+
+private:
+    std::uint32_t ways_;
+    std::uint32_t set_mask_;
+    std::uint32_t line_shift_;
+    std::vector<std::uint64_t> tags_;
+    std::vector<std::uint64_t> ages_;
+    std::uint64_t clock_ = 0;
+    std::uint64_t accesses_ = 0;
+    std::uint64_t misses_ = 0;
+};
+
+}  // namespace fm::rv

@@ -1,0 +1,49 @@
+// A machine description: clock, per-class latencies, branch predictor and
+// cache geometry. Parsed from the key = value text files in
+// simulators/machines/ (data, not code); unknown keys are an error so a typo
+// cannot silently fall back to a default.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "decoder.hpp"
+
+namespace fm::rv {
+
+struct CacheConfig {
+    std::uint32_t sets = 64;
+    std::uint32_t ways = 8;
+    std::uint32_t line = 64;  // bytes
+};
+
+struct MachineConfig {
+    std::string name = "default";
+    std::uint64_t freq_hz = 1000000000;    // simulated clock, for clock_gettime
+    std::uint64_t timebase_hz = 10000000;  // the `time` CSR's rate
+    std::array<std::uint32_t, static_cast<int>(TClass::Count)> latency{};
+    // Branch prediction.
+    bool gshare = true;
+    std::uint32_t bp_table_bits = 12;
+    std::uint32_t bp_history_bits = 8;
+    std::uint32_t btb_entries = 64;
+    std::uint32_t ras_entries = 8;
+    std::uint32_t mispredict_penalty = 3;
+    std::uint32_t btb_miss_penalty = 1;  // a correctly-directed jump whose target was not in the BTB
+    // Memory hierarchy. Latencies are added on top of the load-use latency.
+    CacheConfig l1i{64, 4, 64};
+    CacheConfig l1d{64, 8, 64};
+    CacheConfig l2{2048, 16, 64};
+    std::uint32_t l2_latency = 12;    // L1 miss that hits L2
+    std::uint32_t mem_latency = 100;  // L2 miss
+
+    MachineConfig();
+    std::uint32_t lat(TClass c) const { return latency[static_cast<int>(c)]; }
+};
+
+// Parse "key = value" lines ('#' starts a comment) over the defaults.
+// Throws Fault(BadConfig) naming the line on unknown keys or bad values.
+MachineConfig parse_machine(const std::string& text);
+
+}  // namespace fm::rv

@@ -1,0 +1,133 @@
+// The simulator: one RV64IMAFDC hart, its memory, an execution environment
+// (Linux user mode or bare-metal machine mode) and an optional timing model.
+//
+// run() interprets pre-decoded instructions until the program exits, a fault
+// is raised, or the instruction/cycle budget is reached. Everything that
+// decides a cycle count is a function of the program, its input and the
+// machine description — never of host time.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cache.hpp"
+#include "decoder.hpp"
+#include "fault.hpp"
+#include "hart.hpp"
+#include "machine_config.hpp"
+#include "memory.hpp"
+#include "predictor.hpp"
+
+namespace fm::rv {
+
+enum class Env : std::uint8_t { User, Machine };
+
+struct Stats {
+    std::uint64_t instructions = 0;
+    std::uint64_t cycles = 0;
+    std::uint64_t l1i_accesses = 0, l1i_misses = 0;
+    std::uint64_t l1d_accesses = 0, l1d_misses = 0;
+    std::uint64_t l2_accesses = 0, l2_misses = 0;
+    std::uint64_t branches = 0, jumps = 0, mispredicts = 0;
+    std::uint64_t decoded = 0;  // decode-cache fills (decode once, execute many)
+};
+
+class Simulator {
+public:
+    Simulator(Env env, std::uint64_t mem_base, std::uint64_t mem_size, const MachineConfig& machine);
+
+    Memory& memory() { return mem_; }
+    Hart& hart() { return hart_; }
+    const MachineConfig& machine() const { return cfg_; }
+
+    // Executable range covered by the decode cache; fetches outside it fault.
+    void set_code_range(std::uint64_t lo, std::uint64_t hi);
+    void set_timing(bool on) { timing_ = on; }
+    bool timing() const { return timing_; }
+    // Function ranges [lo, hi) for the cycle profile, one bucket each plus "other".
+    void set_profile_ranges(const std::vector<std::pair<std::uint64_t, std::uint64_t>>& ranges);
+    // Machine mode: the HTIF tohost word (0 = none).
+    void set_tohost(std::uint64_t addr) { tohost_ = addr ? addr : ~0ull; }
+    // User mode: stdin bytes, program break start and the mmap area [lo, hi).
+    void set_stdin(std::string data) { stdin_ = std::move(data); stdin_pos_ = 0; }
+    void set_brk(std::uint64_t addr) { brk_start_ = brk_ = brk_high_ = addr; }
+    void set_mmap_area(std::uint64_t lo, std::uint64_t hi) { mmap_lo_ = lo; mmap_top_ = hi; }
+    void set_output_limit(std::uint64_t bytes) { output_limit_ = bytes; }
+
+    // Runs until exit, fault, instret >= max_instret or cycles >= max_cycles.
+    // Returns true once the program has exited.
+    bool run(std::uint64_t max_instret, std::uint64_t max_cycles);
+
+    bool exited() const { return exited_; }
+    int exit_code() const { return exit_code_; }  // negative: killed by that signal
+    const std::string& stdout_data() const { return stdout_; }
+    const std::string& stderr_data() const { return stderr_; }
+    Stats stats() const;
+    std::uint64_t instret() const { return instret_; }
+    std::uint64_t cycles() const { return timing_ ? cycle_ : instret_; }
+    // Per-range profile: cycles (timing on) or instructions (off); last = other.
+    const std::vector<std::uint64_t>& profile() const { return profile_; }
+    std::uint64_t fflags();  // guest fflags, folding in the host's sticky flags
+
+private:
+    template <bool kTiming, bool kProfile>
+    void loop(std::uint64_t max_instret, std::uint64_t max_cycles);
+
+    Insn& fill(Insn& d, std::uint64_t pc);
+    void invalidate_code(std::uint64_t addr, std::uint64_t n);
+    void invalidate_all();
+    bool store_hook(std::uint64_t addr, std::uint64_t n, std::uint64_t pc);
+    std::uint64_t trap(std::uint64_t cause, std::uint64_t pc, std::uint64_t tval);
+    // Zicsr access; false means the CSR does not exist here (illegal instruction).
+    bool csr_read(std::uint32_t csr, std::uint64_t& out);
+    bool csr_write(std::uint32_t csr, std::uint64_t value);
+    [[noreturn]] void misaligned(std::uint64_t pc, std::uint64_t addr);
+    bool syscall(std::uint64_t pc);  // true when the program exited
+    void write_fd(int fd, std::uint64_t addr, std::uint64_t n, std::uint64_t pc, std::int64_t& ret);
+    void set_frm(std::uint32_t frm);
+    std::uint64_t sim_ns() const;
+
+    std::uint32_t mem_penalty(Cache& l1, std::uint64_t addr) {
+        if (l1.access(addr)) return 0;
+        if (l2_.access(addr)) return cfg_.l2_latency;
+        return cfg_.l2_latency + cfg_.mem_latency;
+    }
+
+    Env env_;
+    MachineConfig cfg_;
+    Memory mem_;
+    Hart hart_;
+    bool timing_ = true;
+
+    // Decode cache over [code_lo_, code_lo_ + code_len_), one slot per halfword.
+    std::vector<Insn> icache_;
+    std::uint64_t code_lo_ = 0, code_len_ = 0;
+    std::uint64_t decoded_ = 0;
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges_;
+    std::vector<std::uint64_t> profile_;
+
+    std::uint64_t instret_ = 0;
+    // Timing model state.
+    std::uint64_t cycle_ = 0;
+    std::uint64_t ready_[kSlots] = {};
+    std::uint64_t div_free_ = 0, fdiv_free_ = 0;
+    std::uint64_t last_fetch_line_ = ~0ull;
+    Cache l1i_, l1d_, l2_;
+    Predictor bp_;
+
+    // Environment.
+    std::uint64_t tohost_ = ~0ull;
+    bool exited_ = false;
+    int exit_code_ = 0;
+    std::string stdin_;
+    std::size_t stdin_pos_ = 0;
+    std::string stdout_, stderr_;
+    std::uint64_t output_limit_ = 64ull << 20;
+    std::uint64_t brk_start_ = 0, brk_ = 0, brk_high_ = 0;
+    std::uint64_t mmap_lo_ = 0, mmap_top_ = 0;
+    std::uint64_t rng_state_ = 0x9e3779b97f4a7c15ull;
+};
+
+}  // namespace fm::rv
