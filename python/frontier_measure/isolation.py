@@ -216,6 +216,14 @@ def processes_with_token(token: str) -> list[int]:
     return out
 
 
+def _comm(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(
+            errors="replace").strip()[:80]
+    except OSError:
+        return "?"
+
+
 def _user_process_count() -> int:
     return len(processes_of_uid(os.getuid()))
 
@@ -411,6 +419,7 @@ class LocalBackend(Backend):
     def __init__(self, policy: Policy | None = None) -> None:
         super().__init__(policy)
         self._tokens = {s: secrets.token_hex(8) for s in SIDES}
+        self.last_leftover: list[str] = []
         if is_root():
             uids = {s: ensure_account(ACCOUNTS[s]) for s in SIDES}
         else:
@@ -479,6 +488,15 @@ class LocalBackend(Backend):
         found = self._side_processes(side)
         if not found:
             return 0
+        # Members of the command's process group were sent SIGKILL by the
+        # runner and may still be on their way out; what remains after a
+        # moment escaped the group and is counted.
+        for delay in (0.002, 0.005, 0.01, 0.02, 0.05):
+            time.sleep(delay)
+            found = self._side_processes(side)
+            if not found:
+                return 0
+        self.last_leftover = [_comm(p) for p in found]
         for _ in range(100):
             if is_root():
                 # kill(-1) from a process of the side's own account reaches all of
