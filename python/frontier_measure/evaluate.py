@@ -1,0 +1,174 @@
+"""The pipeline: compliance, then functionality, then performance.
+
+It stops at the first "no": a compliance violation means nothing of the
+candidate runs; a functional failure means it is not timed. Everything found on
+the way goes into the result (see results.py for its schema).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import math
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from . import compliance, results
+from .diff import compare_items, summary_line
+from .environment import environment
+from .perf import COST_UNITS
+from .record import reference_digest
+from .runners import open_session
+from .task import Task, TaskError, load
+
+Progress = Callable[[str], None]
+
+
+def _failure(stage: str, rule: str, reason: str) -> dict[str, str]:
+    return {"stage": stage, "rule": rule, "reason": reason}
+
+
+def _item_rule(item: Any, golden: dict[str, Any]) -> str:
+    """What kind of functional failure an item is, from its id and values."""
+    kind = item.id.rsplit("/", 1)[-1]
+    if not item.diff or item.diff[0].startswith(("timed out", "worker", "importing")):
+        return "no-observation"
+    if kind.startswith(("arg", "kwarg:")):
+        return "mutated-argument"
+    if kind == "stdout":
+        return "wrong-stdout"
+    expected = golden.get(item.id)
+    if isinstance(expected, dict) and "$exception" in expected:
+        return "wrong-exception"
+    if any("exception" in line for line in item.diff):
+        return "unexpected-exception"
+    return "wrong-value"
+
+
+def evaluate(
+    task_path: str | Path,
+    candidate: str | Path | None = None,
+    *,
+    out: str | Path | None = None,
+    progress: Progress | None = None,
+) -> dict[str, Any]:
+    """Evaluate one candidate on one task; write result.json under `out`
+    (as out/<scale>-<task>/result.json) when given. Returns the result dict."""
+    started = time.perf_counter()
+    task = load(task_path)
+    cand_dir = Path(candidate).resolve() if candidate else task.oracle_dir
+    res: dict[str, Any] = {
+        "schema": results.SCHEMA,
+        "schema_version": results.SCHEMA_VERSION,
+        "task": {"name": task.name, "path": str(task.path), "scale": task.scale,
+                 "threshold": task.threshold, "cost": task.cost, "entry": task.entry},
+        "candidate": {"path": str(cand_dir), "is_oracle": cand_dir == task.oracle_dir},
+        "started_at": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+        "compliance": None,
+        "functional": {"ran": False},
+        "performance": {"ran": False},
+        "strict_success": False,
+        "failure": None,
+    }
+    try:
+        _run(task, cand_dir, res, progress)
+    finally:
+        res["elapsed_s"] = time.perf_counter() - started
+        res["reward"] = results.reward(res)
+        res["environment"] = environment()
+        if out is not None:
+            results.write_json(res, Path(out) / task.slug / "result.json")
+    return res
+
+
+def _run(task: Task, cand_dir: Path, res: dict[str, Any], progress: Progress | None) -> None:
+    # 1. compliance
+    if progress:
+        progress("compliance")
+    findings = compliance.inspect(cand_dir, task.compliance, task.scale)
+    res["compliance"] = {"compliant": not findings,
+                         "findings": [f.to_dict() for f in findings]}
+    if findings:
+        f = findings[0]
+        res["failure"] = _failure("compliance", f.rule, str(f))
+        return
+
+    golden = task.golden()
+    if golden.get("reference_digest") != reference_digest(task.reference_dir):
+        raise TaskError(task.path, ["tests/golden.json: recorded from a different reference "
+                                    "(re-run `frontier-measure record`)"])
+    items_golden: dict[str, Any] = golden.get("items", {})
+
+    with open_session(task, cand_dir) as session:
+        res["isolation"] = session.describe()
+        # 2. functionality
+        if progress:
+            progress("functional")
+        obs = session.observe("candidate", task.cases())
+        items = compare_items(items_golden, obs.items, tolerance=task.tolerance,
+                              missing_reason=obs.failures)
+        passed = sum(i.passed for i in items)
+        res["functional"] = {
+            "ran": True,
+            "passed": passed,
+            "failed": len(items) - passed,
+            "total": len(items),
+            "excluded": len(golden.get("excluded", {})),
+            "pass_rate": passed / len(items) if items else None,
+            "summary": summary_line(items),
+            "case_failures": obs.failures,
+            "items": [i.to_dict() for i in items],
+            "excluded_items": golden.get("excluded", {}),
+            "tolerance": {"float_rel": task.tolerance.rel, "float_abs": task.tolerance.abs},
+        }
+        if passed != len(items) or not items:
+            first = next((i for i in items if not i.passed), None)
+            if first is None:
+                res["failure"] = _failure("functional", "no-items", "no items to compare")
+            else:
+                res["failure"] = _failure("functional", _item_rule(first, items_golden),
+                                          f"{first.id}: {first.diff[0]}")
+            return
+        # 3. performance
+        timings = session.time(task.timing_inputs(), progress)
+        res["isolation"] = session.describe()
+    inputs = [t.to_dict() for t in timings]
+    perf: dict[str, Any] = {"ran": True, "cost": task.cost, "unit": COST_UNITS[task.cost],
+                            "threshold": task.threshold, "inputs": inputs}
+    res["performance"] = perf
+    broken = next((t for t in timings if t.error), None)
+    if broken is not None:
+        perf.update(worst_input=broken.id, speedup=None, verdict="violation",
+                    meets_threshold=False)
+        res["failure"] = _failure("performance", "timing-violation",
+                                  f"timing input '{broken.id}': {broken.error}")
+        return
+    worst = min(inputs, key=lambda d: _lower(d))
+    meets = all(d["meets_threshold"] for d in inputs)
+    perf.update(worst_input=worst["id"], speedup=worst["speedup"], verdict=worst["verdict"],
+                meets_threshold=meets)
+    if meets:
+        res["strict_success"] = True
+        return
+    v = worst["verdict"]
+    rule = {"slower": "slower", "indistinguishable": "no-speedup"}.get(v, "below-threshold")
+    desc = {"slower": "slower than the reference",
+            "indistinguishable": "no speedup: the difference is inside the noise",
+            }.get(v, f"not shown to be at least {task.threshold:g}x faster")
+    res["failure"] = _failure(
+        "performance", rule,
+        f"timing input '{worst['id']}': {desc} (speedup {_fmt(worst['speedup'])}, "
+        f"95% CI {_fmt(worst['ci_low'])}..{_fmt(worst['ci_high'])}, "
+        f"threshold {task.threshold:g}x)")
+
+
+def _lower(d: dict[str, Any]) -> float:
+    lb = d.get("lower_bound")
+    if lb is None:
+        return -math.inf
+    return float(lb)
+
+
+def _fmt(x: float | None) -> str:
+    return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.2f}x"

@@ -1,0 +1,82 @@
+"""Plain-text rendering of evaluation results (rendering only: dict in, str out)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .display import human, ratio, table
+
+
+def _yn(b: object) -> str:
+    return "yes" if b else "no"
+
+
+def evaluation(res: dict[str, Any]) -> str:
+    """The summary of one evaluation: compliance, items, each timing input, verdict."""
+    t = res["task"]
+    lines = [f"task       {t['name']} ({t['scale']}, threshold {t['threshold']:g}x, "
+             f"cost {t['cost']})",
+             f"candidate  {res['candidate']['path']}"
+             + (" (oracle)" if res["candidate"].get("is_oracle") else "")]
+    comp = res.get("compliance") or {}
+    lines.append(f"compliant  {_yn(comp.get('compliant'))}")
+    for f in comp.get("findings", [])[:10]:
+        where = f"{f['file']}:{f['line']}" if f["line"] else f["file"]
+        lines.append(f"           {where}: [{f['rule']}] {f['detail']}")
+    fun = res.get("functional") or {}
+    if fun.get("ran"):
+        lines.append(f"functional {fun['summary']}"
+                     + (f" ({fun['excluded']} unstable items excluded)" if fun["excluded"] else ""))
+        shown = 0
+        for item in fun["items"]:
+            if not item["passed"] and shown < 5:
+                shown += 1
+                lines.append(f"           FAIL {item['id']}")
+                lines.extend(f"             {d}" for d in item.get("diff", [])[:3])
+    perf = res.get("performance") or {}
+    if perf.get("ran"):
+        rows = []
+        for i in perf["inputs"]:
+            if i.get("error"):
+                rows.append([i["id"], i.get("size"), "-", "-", "-", "-", "violation"])
+                continue
+            ci = f"{ratio(i['ci_low'])}..{ratio(i['ci_high'])}"
+            rows.append([i["id"], i.get("size"), i["rounds"], i["loops"],
+                         human(i["candidate_median"], perf["unit"]),
+                         f"{ratio(i['speedup'])} [{ci}]",
+                         (i["verdict"] if i["verdict"] != "indistinguishable" else "no speedup")
+                         + (" >=thr" if i["meets_threshold"] else "")])
+        lines.append("")
+        lines.append(table(["timing input", "size", "rounds", "loops", "candidate/call",
+                            "speedup [95% CI]", "verdict"], rows, "lrrrrrl"))
+    lines.append("")
+    fail = res.get("failure")
+    verdict = "STRICT SUCCESS" if res.get("strict_success") else "not a success"
+    lines.append(f"verdict    {verdict}" + (f" — {fail['stage']}: {fail['reason']}" if fail else ""))
+    lines.append(f"elapsed    {res.get('elapsed_s', 0):.1f} s")
+    return "\n".join(lines)
+
+
+def suite(rows: list[dict[str, Any]]) -> str:
+    """One line per evaluated task."""
+    out = []
+    for r in rows:
+        if "error" in r:
+            out.append([r["task"], "-", "-", "-", "-", f"error: {r['error']}"])
+            continue
+        fun = r.get("functional") or {}
+        perf = r.get("performance") or {}
+        rounds = ",".join(str(i.get("rounds")) for i in perf.get("inputs", []))
+        fail = r.get("failure")
+        out.append([
+            f"{r['task']['scale']}/{r['task']['name'].split('/')[-1]}",
+            _yn((r.get("compliance") or {}).get("compliant")),
+            fun.get("summary", "-").replace(" items passed", ""),
+            f"{ratio(perf.get('speedup'))} (>= {r['task']['threshold']:g}x)"
+            if perf.get("ran") else "-",
+            rounds or "-",
+            "success" if r.get("strict_success") else f"{fail['stage']}: {fail['rule']}"
+            if fail else "-",
+        ])
+    return table(["task", "compliant", "items", "worst speedup", "rounds", "verdict"], out,
+                 "llrrrl")

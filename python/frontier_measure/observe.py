@@ -1,0 +1,294 @@
+"""Safe encodings of values that cross between the evaluator and a worker.
+
+Two forms, both plain data (never pickle: a candidate's bytes are only ever
+decoded into lists, dicts, strings and numbers):
+
+* the **wire** form (`pack` / `unpack`): msgpack with a few extension types so
+  that inputs keep their Python types on the way into a worker (tuple vs list,
+  set, numpy arrays, big ints, bytes) and floats stay bit-exact (msgpack float64);
+* the **canonical observation** (`canonical` / `from_canonical`): a JSON-able
+  tree describing what a call produced. Floats are written with `float.hex`, so
+  NaN, infinities and -0.0 survive JSON and compare bit-exactly; sets are sorted
+  so their iteration order (which varies between processes) does not matter.
+  Golden outputs are stored in this form and diffs are computed on it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from typing import Any
+
+import msgpack
+import numpy as np
+
+# Wire extension codes.
+_EXT_TUPLE = 1
+_EXT_SET = 2
+_EXT_FROZENSET = 3
+_EXT_NDARRAY = 4
+_EXT_BIGINT = 5
+_EXT_REF = 6
+_EXT_NPSCALAR = 7
+
+# Only numeric/bool/str numpy dtypes cross the wire: an object array would be a
+# way to smuggle arbitrary objects.
+_SAFE_KINDS = set("biufcSU")
+
+MAX_FRAME = 1 << 30
+
+
+class Ref:
+    """A reference to a value stored by an earlier operation of the same case
+    (package scale: `{"as": "t"}` then `Ref("t")` as an argument)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Ref) and other.name == self.name
+
+    def __hash__(self) -> int:
+        return hash(("Ref", self.name))
+
+    def __repr__(self) -> str:
+        return f"Ref({self.name!r})"
+
+
+class DecodeError(ValueError):
+    """Bytes from a worker that are not a valid wire value."""
+
+
+def _default(obj: Any) -> Any:
+    if isinstance(obj, tuple):
+        return msgpack.ExtType(_EXT_TUPLE, pack(list(obj)))
+    if isinstance(obj, frozenset):
+        return msgpack.ExtType(_EXT_FROZENSET, pack(list(obj)))
+    if isinstance(obj, set):
+        return msgpack.ExtType(_EXT_SET, pack(list(obj)))
+    if isinstance(obj, Ref):
+        return msgpack.ExtType(_EXT_REF, obj.name.encode())
+    if isinstance(obj, np.ndarray):
+        if obj.dtype.kind not in _SAFE_KINDS:
+            raise TypeError(f"numpy arrays of dtype {obj.dtype} cannot cross the wire")
+        arr = np.ascontiguousarray(obj)
+        return msgpack.ExtType(
+            _EXT_NDARRAY, pack([arr.dtype.str, list(arr.shape), arr.tobytes()])
+        )
+    if isinstance(obj, np.generic):
+        arr = np.asarray(obj)
+        if arr.dtype.kind not in _SAFE_KINDS:
+            raise TypeError(f"numpy scalars of dtype {arr.dtype} cannot cross the wire")
+        return msgpack.ExtType(_EXT_NPSCALAR, pack([arr.dtype.str, arr.tobytes()]))
+    if isinstance(obj, int):  # beyond 64 bits (smaller ones are native)
+        return msgpack.ExtType(_EXT_BIGINT, str(int(obj)).encode())
+    if isinstance(obj, bytearray):
+        return bytes(obj)
+    raise TypeError(f"cannot encode a value of type {type(obj).__name__}")
+
+
+def _ext_hook(code: int, data: bytes) -> Any:
+    if code in (_EXT_TUPLE, _EXT_SET, _EXT_FROZENSET):
+        items = unpack(data)
+        if not isinstance(items, list):
+            raise DecodeError("malformed container")
+        if code == _EXT_TUPLE:
+            return tuple(items)
+        return set(items) if code == _EXT_SET else frozenset(items)
+    if code == _EXT_REF:
+        return Ref(data.decode())
+    if code == _EXT_NDARRAY:
+        dtype, shape, raw = unpack(data)
+        dt = np.dtype(dtype)
+        if dt.kind not in _SAFE_KINDS:
+            raise DecodeError(f"refusing numpy dtype {dt}")
+        return np.frombuffer(raw, dtype=dt).reshape(shape).copy()
+    if code == _EXT_NPSCALAR:
+        dtype, raw = unpack(data)
+        dt = np.dtype(dtype)
+        if dt.kind not in _SAFE_KINDS:
+            raise DecodeError(f"refusing numpy dtype {dt}")
+        return np.frombuffer(raw, dtype=dt)[0]
+    if code == _EXT_BIGINT:
+        return int(data.decode())
+    raise DecodeError(f"unknown extension type {code}")
+
+
+def pack(value: Any) -> bytes:
+    """Encode a plain Python value (see module doc) as msgpack bytes."""
+    return msgpack.packb(value, default=_default, strict_types=True, use_bin_type=True)
+
+
+def unpack(data: bytes) -> Any:
+    """Decode bytes made by `pack`. Only plain data types can come out."""
+    try:
+        return msgpack.unpackb(
+            data, ext_hook=_ext_hook, raw=False, strict_map_key=False, use_list=True,
+        )
+    except DecodeError:
+        raise
+    except Exception as exc:  # msgpack raises several unrelated types
+        raise DecodeError(f"undecodable data: {exc}") from None
+
+
+# ---------------------------------------------------------------- canonical form
+
+
+def _float(x: float) -> dict[str, str]:
+    return {"$float": float(x).hex()}
+
+
+def _sort_key(c: Any) -> str:
+    return json.dumps(c, sort_keys=True)
+
+
+def canonical(value: Any, _depth: int = 0) -> Any:
+    """The canonical observation of a value: a JSON-able tree.
+
+    bool/None/str/int stay as they are (ints beyond 64 bits become {"$int"}),
+    floats become {"$float": hex}, and containers are tagged so a tuple is not
+    a list. Unknown objects are described by their type name and, when the
+    type defines one, their repr.
+    """
+    if _depth > 200:
+        return {"$object": "...", "repr": "nesting too deep"}
+    d = _depth + 1
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, int) and type(value) is int:
+        if -(2**63) <= value < 2**63:
+            return value
+        return {"$int": str(value)}
+    if isinstance(value, float) and type(value) is float:
+        return _float(value)
+    if type(value) is list:
+        return [canonical(v, d) for v in value]
+    if type(value) is tuple:
+        return {"$tuple": [canonical(v, d) for v in value]}
+    if type(value) is dict:
+        return {"$dict": [[canonical(k, d), canonical(v, d)] for k, v in value.items()]}
+    if type(value) in (set, frozenset):
+        tag = "$set" if type(value) is set else "$frozenset"
+        return {tag: sorted((canonical(v, d) for v in value), key=_sort_key)}
+    if isinstance(value, (bytes, bytearray)):
+        return {"$bytes" if type(value) is bytes else "$bytearray": bytes(value).hex()}
+    if isinstance(value, np.ndarray):
+        if value.dtype.kind in "fc":
+            flat = [canonical(complex(v) if value.dtype.kind == "c" else float(v))
+                    for v in value.ravel().tolist()]
+        elif value.dtype.kind in "biuSU":
+            flat = [canonical(v) for v in value.ravel().tolist()]
+        else:
+            flat = [canonical(v, d) for v in value.ravel().tolist()]
+        return {"$ndarray": {"dtype": value.dtype.str, "shape": list(value.shape),
+                             "values": flat}}
+    if isinstance(value, np.generic):
+        return {"$npscalar": {"dtype": value.dtype.str, "value": canonical(value.item(), d)}}
+    if isinstance(value, complex) and type(value) is complex:
+        return {"$complex": [value.real.hex(), value.imag.hex()]}
+    if isinstance(value, BaseException):
+        return {"$exception": type(value).__name__, "message": _safe_str(value)}
+    # Subclasses of builtins (e.g. a namedtuple, a dict subclass) keep their type name.
+    for base in (tuple, list, dict):
+        if isinstance(value, base):
+            inner = canonical(base(value), d)
+            return {"$object": type(value).__name__, "value": inner}
+    for base in (int, float, str):
+        if isinstance(value, base):
+            return {"$object": type(value).__name__, "value": canonical(base(value), d)}
+    out: dict[str, Any] = {"$object": type(value).__name__}
+    if type(value).__repr__ is not object.__repr__:
+        out["repr"] = _safe_repr(value)
+    return out
+
+
+def _safe_str(value: Any) -> str:
+    try:
+        return str(value)
+    except Exception as exc:  # a broken __str__ is itself an observation
+        return f"<str() raised {type(exc).__name__}>"
+
+
+def _safe_repr(value: Any) -> str:
+    try:
+        return repr(value)
+    except Exception as exc:
+        return f"<repr() raised {type(exc).__name__}>"
+
+
+def from_canonical(c: Any) -> Any:
+    """Rebuild a Python value from its canonical form (data types only)."""
+    if c is None or isinstance(c, (bool, int, str)):
+        return c
+    if isinstance(c, list):
+        return [from_canonical(v) for v in c]
+    if isinstance(c, dict):
+        if "$float" in c:
+            return float.fromhex(c["$float"])
+        if "$int" in c:
+            return int(c["$int"])
+        if "$tuple" in c:
+            return tuple(from_canonical(v) for v in c["$tuple"])
+        if "$dict" in c:
+            return {from_canonical(k): from_canonical(v) for k, v in c["$dict"]}
+        if "$set" in c:
+            return {from_canonical(v) for v in c["$set"]}
+        if "$frozenset" in c:
+            return frozenset(from_canonical(v) for v in c["$frozenset"])
+        if "$bytes" in c:
+            return bytes.fromhex(c["$bytes"])
+        if "$ndarray" in c:
+            a = c["$ndarray"]
+            return np.array([from_canonical(v) for v in a["values"]],
+                            dtype=np.dtype(a["dtype"])).reshape(a["shape"])
+    raise ValueError(f"not a canonical data value: {str(c)[:80]}")
+
+
+def digest(c: Any) -> str:
+    """A short stable digest of a canonical tree."""
+    text = json.dumps(c, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def describe(c: Any, limit: int = 120) -> str:
+    """A short human-readable rendering of a canonical value, for diffs."""
+    text = _render(c)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _render(c: Any) -> str:
+    if isinstance(c, dict):
+        if "$float" in c:
+            x = float.fromhex(c["$float"])
+            if math.isnan(x) or math.isinf(x) or x == 0.0:
+                return repr(x) if not (x == 0.0 and math.copysign(1, x) < 0) else "-0.0"
+            return repr(x)
+        if "$int" in c:
+            return c["$int"]
+        if "$tuple" in c:
+            inner = ", ".join(_render(v) for v in c["$tuple"])
+            return f"({inner}{',' if len(c['$tuple']) == 1 else ''})"
+        if "$dict" in c:
+            return "{" + ", ".join(f"{_render(k)}: {_render(v)}" for k, v in c["$dict"]) + "}"
+        if "$set" in c or "$frozenset" in c:
+            vals = c.get("$set", c.get("$frozenset"))
+            return "{" + ", ".join(_render(v) for v in vals) + "}" if vals else "set()"
+        if "$bytes" in c:
+            return repr(bytes.fromhex(c["$bytes"]))
+        if "$ndarray" in c:
+            a = c["$ndarray"]
+            vals = ", ".join(_render(v) for v in a["values"][:8])
+            more = ", ..." if len(a["values"]) > 8 else ""
+            return f"array(dtype={a['dtype']}, shape={tuple(a['shape'])}, [{vals}{more}])"
+        if "$exception" in c:
+            return f"{c['$exception']}({c.get('message', '')!r})"
+        if "$object" in c:
+            extra = c.get("repr") or (_render(c["value"]) if "value" in c else "")
+            return f"<{c['$object']} {extra}>".replace(" >", ">")
+        return json.dumps(c)
+    if isinstance(c, list):
+        return "[" + ", ".join(_render(v) for v in c) + "]"
+    return repr(c)

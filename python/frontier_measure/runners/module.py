@@ -1,0 +1,634 @@
+"""The runner for module and package scale: Python code run in worker processes.
+
+Each side runs in its own long-lived worker (frontier_measure.worker), started
+through the core's ProcessHandle from a private copy of the side's directory,
+under the side's own unprivileged account when we are root (isolation.py), with
+a process limit and an address-space limit. Only plain data crosses (observe.py).
+
+Timing goes through the core's paired scheduler. `WorkerSide` is a `_core.Side`:
+for each batch the evaluator makes `loops` fresh inputs (one per call, each
+from its own seed, so a cache across calls never hits), hands them to the
+worker outside the timed region, then asks it to time the batch with the core's
+callable timer. Two checks keep the numbers honest:
+
+* the evaluator times the whole request itself; a worker that reports less
+  time than that, beyond what the request's own overhead can explain, has had
+  its timer tampered with;
+* after each batch the worker returns a digest of every timed call's outputs
+  (return value or exception, and the arguments after the call); the
+  candidate's must equal the reference's for the same seeds, so a cache keyed
+  on the wrong thing, lazy results or work moved outside the call all show.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import select
+import shutil
+import stat
+import struct
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from .. import _core, perf, stats
+from ..isolation import Policy, ensure_account, is_root
+from ..observe import DecodeError, pack, unpack
+from . import InputTiming, Observation, Progress
+
+SIDES = ("reference", "candidate")
+_HEADER = struct.Struct(">I")
+MAX_REPLY = 256 << 20
+# A worker's own reply overhead (framing, a few Python calls) next to the
+# batch it times; anything the evaluator sees beyond this plus the relative
+# allowance is time the worker did not report.
+TIMER_SLACK_NS = 1_000_000
+TIMER_SLACK_REL = 0.03
+
+
+class WorkerFailure(Exception):
+    """A worker died, timed out, or broke the protocol."""
+
+    def __init__(self, side: str, reason: str) -> None:
+        self.side = side
+        self.reason = reason
+        super().__init__(f"{side}: {reason}")
+
+
+class TimingViolation(Exception):
+    """Something found while timing that disqualifies a side's numbers."""
+
+    def __init__(self, side: str, reason: str) -> None:
+        self.side = side
+        self.reason = reason
+        super().__init__(f"{side}: {reason}")
+
+
+def _world_executable(path: str) -> bool:
+    """Whether an unprivileged account can execute `path` (every directory on
+    the way traversable by others, the file readable and executable by them)."""
+    try:
+        for p in (Path(path), Path(os.path.realpath(path))):
+            if not p.is_file() or (p.stat().st_mode & 0o005) != 0o005:
+                return False
+            if not all(parent.stat().st_mode & 0o001 for parent in p.parents):
+                return False
+        return True
+    except OSError:
+        return False
+
+
+_PYTHON_CACHE: dict[bool, tuple[str, list[str]]] = {}
+
+
+def worker_python(switched: bool) -> tuple[str, list[str]]:
+    """(interpreter, site-packages dirs) for a worker. Running as another
+    account, the interpreter must be reachable by it: ours may live under a
+    private home (pyenv), so fall back to a system interpreter of the same
+    minor version, given our site-packages (readable by all) explicitly."""
+    if switched in _PYTHON_CACHE:
+        return _PYTHON_CACHE[switched]
+    sitedirs = [p for p in sys.path if p.endswith(("site-packages", "dist-packages"))
+                and Path(p).is_dir()]
+    version = f"{sys.version_info.major}.{sys.version_info.minor}"
+    found = sys.executable
+    if switched:
+        options = [sys.executable, os.path.realpath(sys.executable),
+                   f"/usr/bin/python{version}", f"/usr/local/bin/python{version}"]
+        usable = [o for o in options if _world_executable(o)]
+        if not usable:
+            raise _core.IsolationError(
+                f"no Python {version} interpreter that an unprivileged account can execute "
+                f"(tried {', '.join(options)}); install python{version} system-wide")
+        found = usable[0]
+        bad = [d for d in sitedirs if not all(
+            q.stat().st_mode & 0o001 for q in [Path(d), *Path(d).parents])]
+        if bad:
+            raise _core.IsolationError(f"site-packages not readable by other accounts: {bad}")
+    _PYTHON_CACHE[switched] = (found, sitedirs)
+    return found, sitedirs
+
+
+def _own_run_queue_wait() -> int:
+    """ns this thread of the evaluator has spent waiting for a CPU."""
+    try:
+        with open("/proc/thread-self/schedstat") as f:
+            return int(f.read().split()[1])
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+class WorkerProcess:
+    """One running frontier_measure.worker, spoken to in msgpack frames."""
+
+    def __init__(self, side: str, root: Path, entry: str, *, owner: tuple[int, int] | None,
+                 home: Path, policy: Policy) -> None:
+        self.side = side
+        self.root = root
+        self.entry = entry
+        spec = _core.ProcessSpec()
+        # -I: no user site, no PYTHON* variables, no cwd on sys.path; -B: no .pyc
+        # written into the side's copy. The interpreter must be one the side's
+        # account can execute, and it gets our site-packages explicitly.
+        python, sitedirs = worker_python(owner is not None)
+        boot = ("import site, sys\n"
+                # The interpreter's own site dirs (e.g. Debian's dist-packages) go:
+                # only our environment's packages may be imported.
+                "sys.path[:] = [p for p in sys.path if not p.endswith("
+                "('site-packages', 'dist-packages'))]\n"
+                f"for d in {sitedirs!r}: site.addsitedir(d)\n"
+                "from frontier_measure.worker import main\n"
+                "sys.exit(main())\n")
+        spec.argv = [python, "-I", "-B", "-c", boot]
+        spec.cwd = str(root)
+        spec.inherit_env = False
+        spec.env = {
+            "PATH": "/usr/local/bin:/usr/bin:/bin",
+            "HOME": str(home),
+            "TMPDIR": str(home),
+            "LANG": "C.UTF-8",
+            "LC_ALL": "C.UTF-8",
+            # One thread per BLAS/OpenMP pool: the process limit counts threads,
+            # and timing is single-core by design.
+            "OPENBLAS_NUM_THREADS": "1",
+            "OMP_NUM_THREADS": "1",
+            "MKL_NUM_THREADS": "1",
+        }
+        spec.keep_stdin_open = True
+        spec.cpus = list(policy.cpus)
+        lim = _core.Limits()
+        if owner is not None:
+            lim.nproc = policy.nproc
+            spec.uid, spec.gid = owner
+        lim.address_space = policy.memory_mb << 20
+        lim.file_size = policy.file_size_mb << 20
+        lim.open_files = policy.open_files
+        spec.limits = lim
+        self.handle = _core.ProcessHandle(spec)
+        self._in = self.handle.stdin_fd
+        self._out = self.handle.stdout_fd
+
+    # ---- framing
+    def _read_exact(self, n: int, deadline: float) -> bytes:
+        buf = bytearray()
+        while len(buf) < n:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise WorkerFailure(self.side, "timed out")
+            ready, _, _ = select.select([self._out], [], [], remaining)
+            if not ready:
+                continue
+            chunk = os.read(self._out, min(n - len(buf), 1 << 20))
+            if not chunk:
+                raise WorkerFailure(self.side, self._death())
+            buf += chunk
+        return bytes(buf)
+
+    def _death(self) -> str:
+        try:
+            r = self.handle.wait()
+        except Exception as exc:  # the handle may already be reaped
+            return f"worker exited ({exc})"
+        tail = r.stderr.decode(errors="replace").strip().splitlines()[-3:]
+        why = f"worker exited ({r.describe()})"
+        return why + (": " + " | ".join(tail) if tail else "")
+
+    def request(self, msg: dict[str, Any], timeout: float) -> dict[str, Any]:
+        data = pack(msg)
+        frame = memoryview(_HEADER.pack(len(data)) + data)
+        try:
+            while frame:
+                n = os.write(self._in, frame)
+                frame = frame[n:]
+        except BrokenPipeError:
+            raise WorkerFailure(self.side, self._death()) from None
+        deadline = time.monotonic() + timeout
+        try:
+            (n,) = _HEADER.unpack(self._read_exact(4, deadline))
+            if n > MAX_REPLY:
+                raise WorkerFailure(self.side, f"reply of {n} bytes exceeds the limit")
+            reply = unpack(self._read_exact(n, deadline))
+        except WorkerFailure as exc:
+            if exc.reason == "timed out":
+                self.kill()
+                raise WorkerFailure(self.side, f"timed out after {timeout:g} s") from None
+            raise
+        except DecodeError as exc:
+            self.kill()
+            raise WorkerFailure(self.side, f"broke the protocol: {exc}") from None
+        if not isinstance(reply, dict):
+            self.kill()
+            raise WorkerFailure(self.side, "broke the protocol: reply is not a map")
+        return reply
+
+    def schedstat(self) -> tuple[int, int] | None:
+        """(ns on CPU, ns waiting in the run queue) summed over the worker's
+        threads, from the kernel; None where /proc has no schedstat."""
+        on_cpu = waited = 0
+        try:
+            for tid in os.listdir(f"/proc/{self.handle.pid}/task"):
+                with open(f"/proc/{self.handle.pid}/task/{tid}/schedstat") as f:
+                    fields = f.read().split()
+                on_cpu += int(fields[0])
+                waited += int(fields[1])
+        except (OSError, ValueError, IndexError):
+            return None
+        return on_cpu, waited
+
+    def kill(self) -> None:
+        if self.handle.running:
+            self.handle.signal_group(9)
+            self.handle.resume()
+            self.handle.wait()
+
+    def close(self) -> None:
+        if self.handle.running:
+            try:
+                self.handle.resume()
+                self.request({"cmd": "exit"}, timeout=5)
+                self.handle.wait()
+            except (WorkerFailure, OSError):
+                self.kill()
+
+
+class InputMaker:
+    """Fresh, seeded inputs for timed calls, packed once per batch and shared
+    by both sides (the k-th batch of each side gets the same seeds)."""
+
+    def __init__(self, make: Callable[[int], list[dict[str, Any]]], base_seed: int) -> None:
+        self.make = make
+        self.base = base_seed
+        self.phase = 0
+        self._cache: dict[tuple[int, int, int], bytes] = {}
+
+    def batch(self, block: int, loops: int) -> bytes:
+        key = (self.phase, block, loops)
+        if key not in self._cache:
+            if len(self._cache) > 4:
+                self._cache.clear()
+            first = self.base + self.phase * 10**9 + block * 100_000
+            self._cache[key] = pack([self.make(first + i) for i in range(loops)])
+        return self._cache[key]
+
+
+class DigestCheck:
+    """Compares the outputs of timed calls of the two sides, batch by batch."""
+
+    def __init__(self) -> None:
+        self.seen: dict[str, dict[tuple[int, int], list[str]]] = {s: {} for s in SIDES}
+        self.compared = 0
+
+    def add(self, side: str, key: tuple[int, int], digests: list[str]) -> None:
+        self.seen[side][key] = digests
+        other = self.seen["candidate" if side == "reference" else "reference"].get(key)
+        if other is None:
+            return
+        ref = self.seen["reference"][key]
+        cand = self.seen["candidate"][key]
+        if len(ref) != len(cand):
+            return  # calibration batches of different sizes share no inputs
+        for i, (a, b) in enumerate(zip(ref, cand, strict=True)):
+            if a != b:
+                raise TimingViolation(
+                    "candidate",
+                    f"timed call {i + 1} of batch {key[1] + 1} returned something different "
+                    "from the reference on the same input: results are not computed on each "
+                    "call (caching across calls, or work moved out of the timed region)",
+                )
+        self.compared += len(ref)
+
+
+class WorkerSide(_core.Side):
+    """One side of a paired comparison, backed by a worker process."""
+
+    def __init__(self, name: str, worker: WorkerProcess, inputs: InputMaker, check: DigestCheck,
+                 timeout: float) -> None:
+        super().__init__()
+        self.name = name
+        self.worker = worker
+        self.inputs = inputs
+        self.check = check
+        self.timeout = timeout
+        self.block = 0
+        self.max_gap = 0.0  # largest unreported share of a request seen
+
+    def measure(self, loops: int) -> _core.Batch:
+        payload = self.inputs.batch(self.block, loops)
+        self.worker.request({"cmd": "prepare", "calls": payload}, self.timeout)
+        before, me_before = self.worker.schedstat(), _own_run_queue_wait()
+        t0 = _core.now_ns()
+        reply = self.worker.request({"cmd": "time"}, self.timeout)
+        observed = _core.now_ns() - t0
+        after, me_after = self.worker.schedstat(), _own_run_queue_wait()
+        if "error" in reply:
+            raise TimingViolation(self.name, f"worker error while timing: {reply['error']}")
+        wall, cpu = int(reply.get("wall_ns", -1)), int(reply.get("cpu_ns", -1))
+        if reply.get("loops") != loops:
+            raise TimingViolation(self.name, f"ran {reply.get('loops')} calls, {loops} asked")
+        # What the worker cannot hide: the round trip we timed, minus the time
+        # it sat runnable in the run queue (the kernel's count, not its own),
+        # and the CPU time the kernel charged it. Its reported batch time must
+        # account for both, up to the request's own overhead.
+        waited = after[1] - before[1] if before and after else 0
+        waited += me_after - me_before  # the evaluator's own preemptions
+        on_cpu = after[0] - before[0] if before and after else 0
+        floor = max(observed - waited, on_cpu)
+        allowance = TIMER_SLACK_NS + TIMER_SLACK_REL * floor
+        if wall <= 0 or wall < floor - allowance:
+            raise TimingViolation(
+                self.name,
+                f"reported {wall / 1e6:.3f} ms for a batch that took at least "
+                f"{floor / 1e6:.3f} ms by the evaluator's and the kernel's count "
+                f"(round trip {observed / 1e6:.3f} ms, run-queue wait {waited / 1e6:.3f} ms, "
+                f"on CPU {on_cpu / 1e6:.3f} ms): the timer was tampered with",
+            )
+        if wall > observed:
+            raise TimingViolation(self.name, f"reported {wall / 1e6:.3f} ms, longer than the "
+                                  f"{observed / 1e6:.3f} ms the whole request took")
+        self.max_gap = max(self.max_gap, (floor - wall) / max(floor, 1))
+        digests = self.worker.request({"cmd": "digests"}, self.timeout).get("digests")
+        if not isinstance(digests, list) or len(digests) != loops:
+            raise TimingViolation(self.name, "worker did not return one digest per timed call")
+        self.check.add(self.name, (self.inputs.phase, self.block), digests)
+        self.block += 1
+        b = _core.Batch()
+        b.loops = loops
+        b.wall_ns = wall
+        b.cpu_ns = cpu
+        return b
+
+    def suspend(self) -> None:
+        self.worker.handle.suspend()
+
+    def resume(self) -> None:
+        self.worker.handle.resume()
+
+
+# Accounts of the module/package workers. They are not the repository runner's
+# (isolation.ACCOUNTS): that runner kills every process of its accounts between
+# commands, which would take down a worker of a concurrent evaluation.
+ACCOUNTS = {"reference": "fm-py-ref", "candidate": "fm-py-cand"}
+
+
+class ModuleSession:
+    """Private copies of both sides and workers over them, for one evaluation.
+
+    As root, each side's copy belongs to its own account and is closed to the
+    other (mode 0700 under a 0711 base), and the task's tests/ directory is
+    closed to both for the session (restored afterwards). Without root both
+    sides run as the evaluator's account: stated in `describe()`.
+    """
+
+    def __init__(self, task: Any, candidate_dir: Path, *, policy: Policy | None = None,
+                 guard: bool = True) -> None:
+        self.task = task
+        self.policy = policy or Policy(nproc=32, memory_mb=4096, disk_mb=512,
+                                       timeout_s=task.case_timeout_s)
+        self.notes: list[str] = []
+        self.owners: dict[str, tuple[int, int] | None] = {s: None for s in SIDES}
+        self._guarded: list[tuple[Path, int]] = []
+        self.base = Path(tempfile.mkdtemp(prefix="fm-py-"))
+        try:
+            os.chmod(self.base, 0o711)  # sides may pass through to their own area only
+            if is_root():
+                for side in SIDES:
+                    self.owners[side] = ensure_account(ACCOUNTS[side])
+            else:
+                self.notes.append("not root: both sides run as the evaluator's own account "
+                                  "(no account switch, no process limit)")
+            self.dirs = {
+                "reference": self._private_copy("reference", task.reference_dir),
+                "candidate": self._private_copy("candidate", Path(candidate_dir)),
+            }
+            if guard:
+                self._guard(task.tests_dir)
+        except Exception:
+            self.close()
+            raise
+        self.timer_gaps: dict[str, float] = {}
+
+    def _private_copy(self, side: str, source: Path) -> Path:
+        area = self.base / side
+        area.mkdir(mode=0o700)
+        dest = area / "side"
+        shutil.copytree(source, dest, symlinks=True,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        owner = self.owners[side]
+        if owner is not None:
+            for root, dirs, files in os.walk(area):
+                os.lchown(root, *owner)
+                for n in dirs + files:
+                    os.lchown(os.path.join(root, n), *owner)
+        return dest
+
+    def _guard(self, path: Path) -> None:
+        """Close the held-out data to both sides for the session."""
+        if not is_root():
+            self.notes.append(f"{path} stays readable by the sides (not root)")
+            return
+        mode = stat.S_IMODE(path.stat().st_mode)
+        if mode & 0o077:
+            self._guarded.append((path, mode))
+            os.chmod(path, mode & 0o700)
+        self.notes.append(f"{path} closed to the sides (mode 0700) during the evaluation")
+
+    def area(self, side: str) -> Path:
+        return self.base / side
+
+    def spawn(self, side: str) -> WorkerProcess:
+        w = WorkerProcess(side, self.dirs[side], self.task.entry, owner=self.owners[side],
+                          home=self.area(side), policy=self.policy)
+        reply = w.request({"cmd": "load", "root": str(self.dirs[side]),
+                           "entry": self.task.entry}, self.task.case_timeout_s)
+        if "error" in reply:
+            w.close()
+            raise WorkerFailure(side, str(reply["error"]))
+        return w
+
+    # ---- functional
+    def observe(self, side: str, cases: list[Any]) -> Observation:
+        obs = Observation()
+        worker: WorkerProcess | None = None
+        try:
+            for case in cases:
+                try:
+                    if worker is None:
+                        worker = self.spawn(side)
+                    reply = worker.request({"cmd": "observe", "ops": case.ops},
+                                           self.task.case_timeout_s)
+                except WorkerFailure as exc:
+                    obs.failures[case.id] = exc.reason
+                    if worker is not None:
+                        worker.kill()
+                    worker = None
+                    continue
+                if "error" in reply:
+                    obs.failures[case.id] = str(reply["error"])
+                    continue
+                items = reply.get("items", {})
+                if not isinstance(items, dict):
+                    obs.failures[case.id] = "worker sent malformed items"
+                    continue
+                for key, value in items.items():
+                    obs.items[f"{case.id}/{key}"] = value
+        finally:
+            if worker is not None:
+                worker.close()
+        return obs
+
+    def timing_digests(self, side: str, inputs: list[Any], seeds: int = 2) -> dict[str, str]:
+        """Digests of a side's outputs on the first seeds of each timing input
+        (recording uses these to prove timing inputs are deterministic)."""
+        out: dict[str, str] = {}
+        worker = self.spawn(side)
+        try:
+            for t in inputs:
+                maker = InputMaker(t.make, 0)
+                worker.request({"cmd": "prepare", "calls": maker.batch(0, seeds)},
+                               self.task.case_timeout_s)
+                worker.request({"cmd": "time"}, self.task.case_timeout_s * seeds)
+                d = worker.request({"cmd": "digests"}, self.task.case_timeout_s)["digests"]
+                out[t.id] = ":".join(d)
+        finally:
+            worker.close()
+        return out
+
+    # ---- performance
+    def time(self, inputs: list[Any], progress: Progress | None = None) -> list[InputTiming]:
+        results = []
+        for k, t in enumerate(inputs):
+            if progress:
+                progress(f"timing {t.id}")
+            results.append(self._time_one(t, seed=k))
+            if results[-1].error:
+                break  # the candidate is disqualified; no need to time the rest
+        return results
+
+    def _time_one(self, t: Any, seed: int) -> InputTiming:
+        settings = self.task.timing
+        started = time.perf_counter()
+        maker = InputMaker(t.make, base_seed=1000 + seed * 10**11)
+        check = DigestCheck()
+        request_timeout = max(60.0, settings.max_time_s * 4)
+        workers: dict[str, WorkerProcess] = {}
+        collected: list[Any] = []
+        loops = 0
+        warnings: list[str] = []
+        try:
+            for side in SIDES:
+                workers[side] = self.spawn(side)
+                workers[side].handle.suspend()
+            ref = WorkerSide("reference", workers["reference"], maker, check, request_timeout)
+            cand = WorkerSide("candidate", workers["candidate"], maker, check, request_timeout)
+            maker.phase = 1
+            loops = perf.calibrate_loops(ref, cand, int(settings.batch_ms * 1e6))
+            # Rounds start from a common block count, so the k-th batch of each
+            # side gets the same inputs and their outputs can be compared.
+            maker.phase = 2
+            ref.block = cand.block = 0
+            first = max(settings.min_rounds + settings.min_rounds % 2, 6)
+            plan = _core.Plan(loops=loops, warmup=settings.warmup, rounds=first, seed=seed)
+            rounds_started = time.perf_counter()
+            collected.extend(_core.run_paired(ref, cand, plan))
+            block_seed = seed
+            while True:
+                summary = self._summarize(collected)
+                hw = summary.half_width
+                if hw is not None and hw <= settings.precision:
+                    break
+                if (len(collected) >= settings.max_rounds
+                        or time.perf_counter() - rounds_started >= settings.max_time_s):
+                    if hw is not None:
+                        warnings.append(f"stopped at {len(collected)} rounds with interval "
+                                        f"half-width {hw:.1%} (> {settings.precision:.1%} "
+                                        "asked): time budget reached")
+                    break
+                block_seed += 7919
+                more = min(max(6, len(collected) // 2), settings.max_rounds - len(collected))
+                more += more % 2
+                plan = _core.Plan(loops=loops, warmup=0, rounds=more, seed=block_seed)
+                collected.extend(_core.run_paired(ref, cand, plan, None, len(collected)))
+            self.timer_gaps[t.id] = max(ref.max_gap, cand.max_gap)
+        except (TimingViolation, WorkerFailure) as exc:
+            side = exc.side
+            return InputTiming(
+                id=t.id, size=t.size, loops=loops, summary={"rounds": len(collected)},
+                rounds=[], reference_median=float("nan"), candidate_median=float("nan"),
+                elapsed_s=time.perf_counter() - started,
+                error=f"{side}: {exc.reason}" if side != "candidate" else exc.reason,
+            )
+        finally:
+            for w in workers.values():
+                w.close()
+        summary = self._summarize(collected)
+        cost = self.task.cost
+        ref_costs = [perf.batch_cost(r.reference, cost) for r in collected]
+        cand_costs = [perf.batch_cost(r.candidate, cost) for r in collected]
+        for side, vals in (("reference", ref_costs), ("candidate", cand_costs)):
+            s = stats.spread(vals)
+            if s > 0.10:
+                warnings.append(f"{side} values vary by {s:.0%} (MAD/median): the machine is noisy")
+        return InputTiming(
+            id=t.id, size=t.size, loops=loops, summary=summary.to_dict(),
+            rounds=[{
+                "index": r.index,
+                "reference_first": r.reference_first,
+                "reference": ref_costs[i],
+                "candidate": cand_costs[i],
+                "reference_wall_ns": r.reference.wall_ns,
+                "candidate_wall_ns": r.candidate.wall_ns,
+                "reference_cpu_ns": r.reference.cpu_ns,
+                "candidate_cpu_ns": r.candidate.cpu_ns,
+            } for i, r in enumerate(collected)],
+            reference_median=float(sorted(ref_costs)[len(ref_costs) // 2]),
+            candidate_median=float(sorted(cand_costs)[len(cand_costs) // 2]),
+            elapsed_s=time.perf_counter() - started,
+            warnings=warnings,
+        )
+
+    def _summarize(self, collected: list[Any]) -> stats.Summary:
+        cost = self.task.cost
+        ref = [perf.batch_cost(r.reference, cost) for r in collected]
+        cand = [perf.batch_cost(r.candidate, cost) for r in collected]
+        return stats.summarize(ref, cand, confidence=self.task.timing.confidence,
+                               threshold=self.task.threshold)
+
+    def describe(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "backend": "local",
+            "account_switch": is_root(),
+            "accounts": dict(ACCOUNTS) if is_root() else None,
+            "policy": {"nproc": self.policy.nproc if is_root() else None,
+                       "memory_mb": self.policy.memory_mb,
+                       "file_size_mb": self.policy.file_size_mb,
+                       "open_files": self.policy.open_files, "cpus": list(self.policy.cpus)},
+            "worker_python": worker_python(is_root())[0],
+        }
+        d["workers"] = "one long-lived python worker per side (frontier_measure.worker)"
+        d["timer_check"] = {
+            "slack_ns": TIMER_SLACK_NS, "slack_rel": TIMER_SLACK_REL,
+            "largest_unreported_share": self.timer_gaps,
+        }
+        d["notes"] = list(self.notes)
+        return d
+
+    def close(self) -> None:
+        for p, mode in self._guarded:
+            with contextlib.suppress(OSError):
+                os.chmod(p, mode)
+        self._guarded.clear()
+        shutil.rmtree(self.base, ignore_errors=True)
+
+    def __enter__(self) -> ModuleSession:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def open_session(task: Any, candidate_dir: Path, **options: Any) -> ModuleSession:
+    return ModuleSession(task, candidate_dir, **options)
