@@ -105,3 +105,144 @@ def compare(reference: str, candidate: str, rounds: str, warmup: int, threshold:
     if json_out:
         json_out.write_text(json.dumps(result.to_dict(), indent=2))
         click.echo(f"\nwrote {json_out}")
+
+
+@main.command()
+@click.argument("results", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("report"),
+              show_default=True, help="Directory the report files are written to.")
+@click.option("--format", "formats", default="md,html,csv,zip", show_default=True,
+              help="Comma-separated formats: md, html, csv, zip (the zip holds all of them "
+                   "plus the source results).")
+def report(results: tuple[Path, ...], out: Path, formats: str) -> None:
+    """Tables and figures over many tasks and attempts, from result.json files.
+
+    RESULTS are result files or directories searched recursively for
+    result.json. Attempts are grouped by task; nothing is re-run. Files that
+    are damaged or not frontier-measure results are named and skipped.
+    """
+    from . import report as rep
+
+    chosen = [f.strip() for f in formats.split(",") if f.strip()]
+    unknown = sorted(set(chosen) - set(rep.FORMATS))
+    if unknown or not chosen:
+        raise click.BadParameter(f"choose from {', '.join(rep.FORMATS)}", param_hint="--format")
+    built = rep.build(results)
+    for s in built.skipped:
+        click.echo(f"skipped {s.path}: {s.reason}", err=True)
+    written = rep.write(built, out, chosen)
+    if built.tasks:
+        click.echo(rep.console(built, skipped=False))
+    click.echo(f"\n{len(built.attempts)} attempts of {len(built.tasks)} tasks; "
+               f"{len(built.skipped)} file(s) skipped")
+    for p in written:
+        click.echo(f"wrote {p}")
+    if not built.tasks:
+        raise click.ClickException("no usable results")
+
+
+# ----------------------------------------------------------------- tasks
+
+
+def _task_errors(fn):  # type: ignore[no-untyped-def]
+    """Task problems are one clear message per problem, never a traceback."""
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):  # type: ignore[no-untyped-def]
+        from .task import TaskError
+
+        try:
+            return fn(*args, **kwargs)
+        except TaskError as exc:
+            raise click.ClickException(
+                f"{exc.path}:\n" + "\n".join(f"  {p}" for p in exc.problems)) from None
+
+    return wrapper
+
+
+@main.command()
+@click.argument("task_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@_task_errors
+def validate(task_dir: Path) -> None:
+    """Check a task directory (or every task below it); name every problem."""
+    from .task import find_tasks
+    from .task import validate as check
+
+    tasks = find_tasks(task_dir)
+    if not tasks:
+        raise click.ClickException(f"{task_dir}: no task.toml found")
+    bad = 0
+    for t in tasks:
+        problems = check(t)
+        click.echo(f"{t}: {'ok' if not problems else f'{len(problems)} problem(s)'}")
+        for p in problems:
+            click.echo(f"  {p}")
+        bad += bool(problems)
+    if bad:
+        raise SystemExit(1)
+
+
+@main.command()
+@click.argument("task_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--runs", type=int, default=None, help="Recordings (default: the task's repetitions).")
+@_task_errors
+def record(task_dir: Path, runs: int | None) -> None:
+    """Record the reference's golden outputs into tests/golden.json."""
+    from .record import record as do_record
+    from .task import find_tasks, load
+
+    for t in find_tasks(task_dir):
+        task = load(t)
+        golden = do_record(task, runs)
+        click.echo(f"{task.name}: {len(golden['items'])} items kept, "
+                   f"{len(golden['excluded'])} excluded, from {golden['runs']} recordings "
+                   f"-> {task.golden_path}")
+
+
+@main.command(name="eval")
+@click.argument("target", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--candidate", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="Candidate directory (default: the task's oracle solution).")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("results"),
+              show_default=True, help="Where result.json files go (OUT/<scale>-<task>/).")
+@click.option("--reward", type=click.Path(dir_okay=False, path_type=Path),
+              help="Also write the reward map (reward.json) here, after result.json.")
+@_task_errors
+def eval_cmd(target: Path, candidate: Path | None, out: Path, reward: Path | None) -> None:
+    """Evaluate a candidate on a task, or the oracles of every task below TARGET.
+
+    Compliance, then functionality (held-out cases vs golden outputs), then
+    paired timing per timing input; strict success needs all three.
+    """
+    import time
+
+    from . import evalview
+    from .evaluate import evaluate
+    from .results import write_json
+    from .task import find_tasks
+
+    tasks = find_tasks(target)
+    if not tasks:
+        raise click.ClickException(f"{target}: no task.toml found")
+    if len(tasks) == 1:
+        res = evaluate(tasks[0], candidate, out=out)
+        click.echo(evalview.evaluation(res))
+        if reward:
+            write_json(res["reward"], reward)
+        return
+    if candidate is not None:
+        raise click.UsageError("--candidate needs a single task")
+    started = time.perf_counter()
+    rows = []
+    with click.progressbar(tasks, label="evaluating", file=sys.stderr,
+                           item_show_func=lambda p: p.name if p else "") as bar:
+        for t in bar:
+            try:
+                rows.append(evaluate(t, None, out=out))
+            except Exception as exc:  # one broken task must not hide the others
+                rows.append({"task": str(t), "error": str(exc)})
+    click.echo(evalview.suite(rows))
+    ok = sum(bool(r.get("strict_success")) for r in rows)
+    click.echo(f"\n{ok}/{len(rows)} tasks: strict success; "
+               f"{time.perf_counter() - started:.0f} s; results in {out}/")
