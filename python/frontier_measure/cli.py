@@ -246,3 +246,39 @@ def eval_cmd(target: Path, candidate: Path | None, out: Path, reward: Path | Non
     ok = sum(bool(r.get("strict_success")) for r in rows)
     click.echo(f"\n{ok}/{len(rows)} tasks: strict success; "
                f"{time.perf_counter() - started:.0f} s; results in {out}/")
+
+
+@main.group()
+def sim() -> None:
+    """Run RISC-V programs on the cycle-counting simulator."""
+
+
+@sim.command(name="run", context_settings={"ignore_unknown_options": True})
+@click.argument("program", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("args", nargs=-1, type=click.UNPROCESSED)
+@click.option("--machine", default="default", show_default=True,
+              help="Machine description: a bundled name or a .machine file.")
+@click.option("--profile", is_flag=True, help="Show cycles per function (ELF symbols).")
+@click.option("--stdin", "stdin_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Feed this file to the program's standard input.")
+@click.option("--functional", is_flag=True, help="Timing model off (faster; cycles = instructions).")
+@click.option("--max-instructions", default=10_000_000_000, show_default=True,
+              help="Instruction budget; exceeding it is a fault.")
+@click.option("--json", "json_out", type=click.Path(dir_okay=False, path_type=Path),
+              help="Also write output, statistics and profile as JSON here.")
+def sim_run(program: Path, args: tuple[str, ...], machine: str, profile: bool,
+            stdin_file: Path | None, functional: bool, max_instructions: int,
+            json_out: Path | None) -> None:
+    """Run PROGRAM (a static RISC-V ELF) and print its output and statistics."""
+    from . import sim as simulator
+    from . import simview
+
+    res = simulator.run(program, stdin=stdin_file.read_bytes() if stdin_file else b"",
+                        machine=machine, max_instructions=max_instructions,
+                        argv=[program.name, *args], timing=not functional, profile=profile)
+    sys.stdout.buffer.write(res.stdout)
+    sys.stderr.buffer.write(res.stderr)
+    sys.stdout.flush()
+    click.echo(("\n" if res.stdout and not res.stdout.endswith(b"\n") else "") + simview.result(res))
+    if json_out:
+        json_out.write_text(json.dumps(res.to_dict(), indent=2))

@@ -30,6 +30,8 @@ void Simulator::write_fd(int fd, std::uint64_t addr, std::uint64_t n, std::uint6
         return;
     }
     std::string& out = fd == 1 ? stdout_ : stderr_;
+    ret = 0;
+    if (n == 0) return;  // musl's writev passes an empty {NULL, 0} first
     if (out.size() + n > output_limit_)
         throw Fault(FaultCode::UnsupportedSyscall, pc, "output limit exceeded", 64);
     const std::uint8_t* p = mem_.host(addr, n, pc);
