@@ -37,6 +37,27 @@ def iterations_for(ms: float) -> int:
         n *= 4
 
 
+def startup_fraction(exe: str, n: int, reps: int = 31) -> float:
+    """Process start-up s as a fraction of the work W of `n` iterations, so a
+    command doing k N iterations against N has true ratio (s/W + k)/(s/W + 1).
+    Medians of many runs, measured through the core's process runner."""
+    import statistics
+
+    from frontier_measure import _core
+
+    def median_ns(iters: int) -> float:
+        s = _core.ProcessSpec()
+        s.argv = [exe, str(iters)]
+        return statistics.median(_core.run_process(s).wall_ns for _ in range(reps))
+
+    startup = median_ns(0)
+    return startup / (median_ns(n) - startup)
+
+
+def true_ratio(k: float, fraction: float) -> float:
+    return (fraction + k) / (fraction + 1.0)
+
+
 def chunks(k: int, size: int = 2000):
     """A callable doing k identical chunks of work: cost is k x chunk exactly,
     up to one call's fixed overhead, so 11 vs 10 chunks is a true 1.10 ratio."""

@@ -23,12 +23,11 @@ import time
 from pathlib import Path
 
 import frontier_measure as fm
-from _util import busy_binary, iterations_for, show
-from known_ratio import command_true_ratio
+from _util import busy_binary, iterations_for, show, startup_fraction, true_ratio
 
 
 def run_fm(ref: list[str], cand: list[str]) -> tuple[float, str]:
-    r = fm.compare(ref, cand, precision=0.01, max_time=30, min_rounds=10)
+    r = fm.compare(ref, cand, precision=0.01, max_time=30)
     return r.speedup, r.verdict
 
 
@@ -79,12 +78,10 @@ def main() -> None:
     if shutil.which("hyperfine"):
         tools.append(("hyperfine", run_hyperfine))
     tools.append(("pyperf --fast", run_pyperf))
+    fraction = startup_fraction(exe, n)
     rows = []
     for k in (1.0, 1.1, 2.0):
-        truth = command_true_ratio(exe, n) if k == 1.1 else 1.0 if k == 1.0 else None
-        if k == 2.0:
-            # true ratio with start-up folded in, as for 1.1
-            truth = 1 + (command_true_ratio(exe, n) - 1) * 10
+        truth = true_ratio(k, fraction)
         expected = "indistinguishable" if k == 1.0 else "faster"
         for tool, fn in tools:
             ests, verdicts, secs = [], [], []

@@ -99,7 +99,7 @@ def compare(reference: str, candidate: str, rounds: str, warmup: int, threshold:
             rounds="auto" if rounds == "auto" else int(rounds),
             warmup=warmup, threshold=threshold, cost=cost,  # type: ignore[arg-type]
             precision=precision, max_time=max_time, timeout=timeout, shell=shell,
-            seed=seed, progress=progress, min_rounds=10,
+            seed=seed, progress=progress,
         )
     click.echo(display.comparison(result))
     if json_out:
