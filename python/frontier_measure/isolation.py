@@ -185,14 +185,15 @@ def _proc_uids(pid: str) -> tuple[int, str] | None:
         return None
 
 
-def processes_of_uid(uid: int) -> list[int]:
-    """Live (non-zombie) processes whose real uid is `uid`."""
+def processes_of_uid(uid: int, zombies: bool = False) -> list[int]:
+    """Processes whose real uid is `uid` (live ones; with `zombies`, also the
+    dead but not yet reaped, which still count against RLIMIT_NPROC)."""
     out = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
         info = _proc_uids(entry)
-        if info and info[0] == uid and info[1] not in ("Z", "X"):
+        if info and info[0] == uid and (zombies or info[1] not in ("Z", "X")):
             out.append(int(entry))
     return out
 
@@ -487,6 +488,7 @@ class LocalBackend(Backend):
     def sweep(self, side: str) -> int:
         found = self._side_processes(side)
         if not found:
+            self._await_reaping(side)
             return 0
         # Members of the command's process group were sent SIGKILL by the
         # runner and may still be on their way out; what remains after a
@@ -495,6 +497,7 @@ class LocalBackend(Backend):
             time.sleep(delay)
             found = self._side_processes(side)
             if not found:
+                self._await_reaping(side)
                 return 0
         self.last_leftover = [_comm(p) for p in found]
         for _ in range(100):
@@ -514,9 +517,21 @@ class LocalBackend(Backend):
                         os.kill(pid, signal.SIGKILL)
             left = self._side_processes(side)
             if not left:
+                self._await_reaping(side)
                 return len(found)
             time.sleep(0.005)
         raise _core.IsolationError(f"could not stop every process of the {side}")
+
+    def _await_reaping(self, side: str, limit_s: float = 5.0) -> None:
+        # Killed processes are reaped by init, which may lag behind a fork
+        # bomb's thousands; until then they count against the side's process
+        # limit, and its next command could not fork.
+        if not is_root():
+            return
+        uid = self._owners[side][0]
+        deadline = time.monotonic() + limit_s
+        while processes_of_uid(uid, zombies=True) and time.monotonic() < deadline:
+            time.sleep(0.01)
 
     def suspend(self, side: str) -> None:
         # Between commands a side has no business running: anything alive is a

@@ -520,15 +520,28 @@ def time_inputs(settings: RepoSettings, backend: Backend, *, max_time: float | N
 # --------------------------------------------------------------------- evaluate
 
 
+MAX_TIMEOUTS = 2  # after this many timed-out commands the rest of the cases are not run
+
+
 def evaluate(task_dir: str | Path, candidate_dir: str | Path | None = None, *,
              isolation: str = "local", backend: Backend | None = None, timing: bool = True,
-             max_time: float | None = None,
+             max_time: float | None = None, command_timeout: float | None = None,
+             only_cases: Sequence[str] | None = None,
              progress: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Functionality then performance of a candidate program (default: the
-    task's oracle). Returns a plain dict for result.json."""
+    task's oracle). Returns a plain dict for result.json. `only_cases`
+    restricts the functional stage to those cases (for quick checks)."""
     settings = load_settings(task_dir)
+    if command_timeout is not None:
+        settings.command_timeout_s = command_timeout
+    if only_cases is not None:
+        settings.cases = [c for c in settings.cases if c.id in set(only_cases)]
     cand_dir = Path(candidate_dir).resolve() if candidate_dir else settings.oracle_dir
     golden = load_golden(settings)
+    if only_cases is not None:
+        keep = {c.id for c in settings.cases}
+        golden = {**golden, "items": {k: v for k, v in golden["items"].items()
+                                      if k.split("/", 1)[0] in keep}}
     started = time.perf_counter()
     own = backend is None
     b = backend or open_backend(isolation)
@@ -551,11 +564,17 @@ def evaluate(task_dir: str | Path, candidate_dir: str | Path | None = None, *,
         if not ref_build["ok"]:
             raise RepositoryTaskError(f"the reference does not build: {ref_build['log'][-2000:]}")
         if cand_build["ok"]:
+            timeouts = 0
             for case in settings.cases:
+                if timeouts >= MAX_TIMEOUTS:
+                    missing[case.id] = (f"not run: {timeouts} commands of the candidate "
+                                        "had timed out")
+                    continue
                 run = run_case(b, "candidate", case, settings.fixtures_dir,
                                settings.command_timeout_s)
                 observed.update(run.items)
                 problems.extend(run.problems)
+                timeouts += sum("timed out" in p for p in run.problems)
         else:
             for case in settings.cases:
                 missing[case.id] = f"build failed ({cand_build['status']})"
@@ -598,3 +617,71 @@ def evaluate(task_dir: str | Path, candidate_dir: str | Path | None = None, *,
     finally:
         if own:
             b.close()
+
+
+# --------------------------------------------------------------------- command line
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """`python -m frontier_measure.runners.repository record|eval TASK ...`:
+    the repository pipeline on its own (the `frontier-measure` command
+    dispatches here for repository tasks)."""
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="python -m frontier_measure.runners.repository")
+    sub = ap.add_subparsers(dest="command", required=True)
+    rec = sub.add_parser("record", help="record the reference's golden outputs")
+    rec.add_argument("task")
+    rec.add_argument("--isolation", choices=("local", "docker"), default="local")
+    ev = sub.add_parser("eval", help="evaluate a candidate (default: the oracle)")
+    ev.add_argument("task")
+    ev.add_argument("--candidate")
+    ev.add_argument("--isolation", choices=("local", "docker"), default="local")
+    ev.add_argument("--no-timing", action="store_true")
+    ev.add_argument("--max-time", type=float, default=None, help="seconds of rounds per input")
+    ev.add_argument("--json", dest="json_out")
+    args = ap.parse_args(argv)
+    try:
+        if args.command == "record":
+            settings = load_settings(args.task)
+            with open_backend(args.isolation) as b:
+                golden = record(settings, b, progress=lambda m: print(m, flush=True))
+            settings.golden_path.write_text(json.dumps(golden, indent=1, sort_keys=True) + "\n")
+            print(f"{len(golden['items'])} items recorded, {len(golden['excluded'])} excluded "
+                  f"-> {settings.golden_path}")
+            return 0
+        result = evaluate(args.task, args.candidate, isolation=args.isolation,
+                          timing=not args.no_timing, max_time=args.max_time,
+                          progress=lambda m: print(m, flush=True))
+    except (RepositoryTaskError, _core.MeasureError) as exc:
+        print(f"error: {exc}")
+        return 2
+    if args.json_out:
+        Path(args.json_out).write_text(json.dumps(result, indent=1, default=str) + "\n")
+    print(text_summary(result))
+    return 0
+
+
+def text_summary(result: Mapping[str, Any]) -> str:
+    f = result["functional"]
+    lines = [f"task {result['task']}  candidate {result['candidate']}",
+             f"isolation: {result['isolation']['backend']}"
+             + ("" if result["isolation"]["account_switch"] else " (no account switch: not root)"),
+             f"functional: {f['summary']}" + ("" if f["passed"] else f"  FAILED: {f['reason']}")]
+    for r in result["timing"]:
+        if "error" in r:
+            lines.append(f"  timing {r['id']}: failed: {r['error']}")
+        else:
+            lo, hi = r["ci"]
+            lines.append(f"  timing {r['id']}: {r['speedup']:.2f}x "
+                         f"[{(lo or 0):.2f}, {(hi or 0):.2f}] {r['verdict']} ({r['rounds']} rounds)")
+    p = result["performance"]
+    if p["speedup"] is not None:
+        lines.append(f"performance: worst input {p['worst_input']} {p['speedup']:.2f}x, "
+                     f"threshold {p['threshold']}x: {'met' if p['passed'] else 'not met'}")
+    lines.append(f"strict success: {'yes' if result['strict_success'] else 'no'}")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

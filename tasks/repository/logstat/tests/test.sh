@@ -5,7 +5,8 @@ set -u
 rm -rf /logs/verifier && mkdir -p /logs/verifier
 here=$(cd "$(dirname "$0")" && pwd)
 task=$(dirname "$here")
-frontier-measure eval "$task" --candidate /app --json /logs/verifier/result.json \
+python3 -m frontier_measure.runners.repository eval "$task" --candidate /app \
+  --json /logs/verifier/result.json \
   > /logs/verifier/eval.txt 2>&1
 python3 - <<'PY'
 import json
