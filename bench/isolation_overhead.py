@@ -1,0 +1,77 @@
+"""Time overhead per command of each isolation backend against a bare
+fork/exec of the same command, measured side by side in one run (the ways of
+running are interleaved round by round, so machine drift hits all alike).
+
+    .venv/bin/python bench/isolation_overhead.py [--rounds 40] [--command /bin/true]
+
+Columns: the median wall time per command seen by the evaluator (everything
+the backend does: account switch, limits, pinning, process sweep; for Docker
+the exec through the engine and the timing wrapper), the ratio to bare
+fork/exec, and the command's own wall time as the backend measures it (the
+value that goes into a timing round).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from frontier_measure import _core, isolation
+
+
+def bare(argv: list[str]) -> tuple[int, int]:
+    s = _core.ProcessSpec()
+    s.argv = argv
+    t0 = time.perf_counter_ns()
+    r = _core.run_process(s)
+    return time.perf_counter_ns() - t0, r.wall_ns
+
+
+def via(backend: isolation.Backend, argv: list[str]) -> tuple[int, int]:
+    t0 = time.perf_counter_ns()
+    r = backend.run("candidate", argv)
+    return time.perf_counter_ns() - t0, r.wall_ns
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rounds", type=int, default=40)
+    ap.add_argument("--command", default="/bin/true")
+    args = ap.parse_args()
+    argv = args.command.split()
+    ways = {"bare fork/exec": None}
+    backends = [isolation.LocalBackend()]
+    try:
+        backends.append(isolation.DockerBackend())
+    except _core.IsolationError as exc:
+        print(f"docker backend skipped: {exc}")
+    for b in backends:
+        ways[f"{b.name} backend"] = b
+    samples: dict[str, list[tuple[int, int]]] = {k: [] for k in ways}
+    try:
+        for b in ways.values():  # warm-up
+            for _ in range(3):
+                bare(argv) if b is None else via(b, argv)
+        for i in range(args.rounds):
+            order = list(ways.items())
+            if i % 2:
+                order.reverse()
+            for k, b in order:
+                samples[k].append(bare(argv) if b is None else via(b, argv))
+    finally:
+        for b in backends:
+            b.close()
+    base = statistics.median(s[0] for s in samples["bare fork/exec"])
+    print(f"command: {args.command}   rounds: {args.rounds}   root: {isolation.is_root()}")
+    print(f"{'way':<18} {'per command (ms)':>17} {'x bare':>8} {'overhead (ms)':>14} "
+          f"{'own wall (ms)':>14}")
+    for k, vals in samples.items():
+        host = statistics.median(v[0] for v in vals)
+        own = statistics.median(v[1] for v in vals)
+        print(f"{k:<18} {host / 1e6:>17.2f} {host / base:>8.1f} {(host - base) / 1e6:>14.2f} "
+              f"{own / 1e6:>14.2f}")
+
+
+if __name__ == "__main__":
+    main()
