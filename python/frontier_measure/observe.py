@@ -292,3 +292,47 @@ def _render(c: Any) -> str:
     if isinstance(c, list):
         return "[" + ", ".join(_render(v) for v in c) + "]"
     return repr(c)
+
+
+_PLAIN_SCALARS = frozenset({int, float, str, bytes, bool, type(None)})
+
+
+def _plain(v: Any) -> bool:
+    t = type(v)
+    if t in _PLAIN_SCALARS:
+        return True
+    if t is list or t is tuple:
+        return all(map(_plain, v))
+    if t is dict:
+        return all(map(_plain, v.keys())) and all(map(_plain, v.values()))
+    return False
+
+
+def fast_digest(value: Any) -> str:
+    """A digest that is equal for two values exactly when their canonical forms
+    are, computed without building the canonical tree where that is safe:
+    containers of builtin scalars hash their repr (exact for floats, including
+    -0.0; every NaN prints as nan), numpy arrays their dtype, shape and bytes
+    (NaNs normalised first). Anything else goes through `canonical`."""
+    h = hashlib.sha256()
+    _feed(h, value)
+    return h.hexdigest()[:32]
+
+
+def _feed(h: Any, v: Any) -> None:
+    t = type(v)
+    if t is np.ndarray and v.dtype.kind in "biufc":
+        arr = np.ascontiguousarray(v)
+        if arr.dtype.kind in "fc" and np.isnan(arr).any():
+            arr = arr.copy()
+            arr[np.isnan(arr)] = np.nan
+        h.update(b"A" + arr.dtype.str.encode() + repr(arr.shape).encode() + arr.tobytes())
+    elif t in _PLAIN_SCALARS or ((t is list or t is tuple or t is dict) and _plain(v)):
+        h.update(b"P" + repr(v).encode(errors="surrogatepass") + b"\0")
+    elif t is list or t is tuple:
+        h.update(b"L" if t is list else b"T")
+        h.update(str(len(v)).encode())
+        for x in v:
+            _feed(h, x)
+    else:
+        h.update(b"C" + json.dumps(canonical(v), sort_keys=True).encode() + b"\0")

@@ -49,6 +49,7 @@ class TimingSettings:
     max_time_s: float = 6.0  # per timing input, rounds only
     precision: float = 0.05  # stop when the interval half-width (log) is below this
     batch_ms: float = 20.0   # calibration target for the cheaper side's batch
+    max_batch_ms: float = 100.0  # ... unless the dearer side's batch would exceed this
     confidence: float = 0.95
 
 
@@ -223,6 +224,7 @@ def load(path: str | Path) -> Task:
         tt = {}
     for key, kind in (("warmup", int), ("min_rounds", int), ("max_rounds", int),
                       ("max_time_s", float), ("precision", float), ("batch_ms", float),
+                      ("max_batch_ms", float),
                       ("confidence", float)):
         v = _get(tt, key, kind, f"{where}.timing", problems)
         if v is not None:
