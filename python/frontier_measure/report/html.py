@@ -29,6 +29,8 @@ th { background: #f3f5f7; font-weight: 600; white-space: nowrap; }
 th[rowspan] { vertical-align: bottom; }
 th.group { background: #e8ecf0; border-bottom: 2px solid #c5ccd3; }
 td.group-start, th.group-start { border-left: 2px solid #c5ccd3; }
+table.grouped td, table.grouped th { padding: 4px 6px; }
+td:first-child { white-space: nowrap; }
 tbody tr:nth-child(even) td { background: #fafbfc; }
 td.l { text-align: left; } td.r { text-align: right; white-space: nowrap;
   font-variant-numeric: tabular-nums; } td.c { text-align: center; }
@@ -81,7 +83,8 @@ def table(t: Table) -> str:
             for k, (c, a) in enumerate(zip(row, t.align, strict=True))) + "</tr>"
         for row in t.rows)
     notes = "".join(f'<p class="note">{_esc(n)}</p>' for n in t.notes)
-    return (f'<div class="scroll"><table id="table-{_esc(t.key)}"><thead><tr>{head}</tr></thead>'
+    cls = ' class="grouped"' if t.groups else ""
+    return (f'<div class="scroll"><table id="table-{_esc(t.key)}"{cls}><thead><tr>{head}</tr></thead>'
             f"<tbody>\n{body}\n</tbody></table></div>{notes}")
 
 

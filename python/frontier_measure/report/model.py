@@ -345,7 +345,7 @@ def attempt_from(data: dict[str, Any], source: str) -> Attempt:
     steps = _number(data.get("steps"), int)
     if steps is None:
         steps = _number(cand.get("steps"), int)
-    label = _text(data.get("label")) or _text(cand.get("label")) or Path(cand_path).name or "?"
+    label = _text(data.get("label")) or _text(cand.get("label")) or ""
     return Attempt(
         source=source, data=data, scale=scale, task=task["name"],
         threshold=_number(task.get("threshold")), cost=_text(task.get("cost")),
@@ -400,10 +400,27 @@ def group(attempts: Sequence[Attempt]) -> list[TaskResult]:
         use_given = None not in given and len(set(given)) == len(given)
         for i, a in enumerate(atts, start=1):
             a.number = a.given_number if use_given and a.given_number is not None else i
+        _label(atts)
         thresholds = sorted({a.threshold for a in atts if a.threshold is not None})
         tasks.append(TaskResult(scale=scale, name=name,
                                 threshold=thresholds[-1] if thresholds else None, attempts=atts))
     return tasks
+
+
+def _label(attempts: Sequence[Attempt]) -> None:
+    """Name unlabelled attempts by the shortest tail of their candidate paths that
+    tells them apart (the oracle's and the reference's directories are often both
+    called "workspace")."""
+    todo = [a for a in attempts if not a.label]
+    parts = [Path(a.candidate).parts or ("?",) for a in todo]
+    depth = 1
+    while True:
+        names = ["/".join(p[-depth:]) for p in parts]
+        if len(set(names)) == len(names) or depth >= max((len(p) for p in parts), default=1):
+            break
+        depth += 1
+    for a, name in zip(todo, names, strict=True):
+        a.label = name
 
 
 def build(paths: Iterable[str | Path]) -> Report:
