@@ -92,7 +92,8 @@ def test_report_from_real_results(runs: Path, tmp_path: Path):
     wm = res["wrong_message"]["functional"]
     miss = tables.nearest_misses(r).rows
     assert len(miss) == 1
-    assert miss[0][3] == by_name["wrong_message"].label and miss[0][4] == f"{wm['passed']}/{wm['total']}"
+    assert miss[0][3] == by_name["wrong_message"].label
+    assert miss[0][4] == f"{wm['passed']}/{wm['total']}"
     assert sum(r.pass_rate_buckets().values()) == 1
 
     # all formats; twice, byte-identical

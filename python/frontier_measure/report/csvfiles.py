@@ -36,7 +36,7 @@ def _value(v: Any) -> str:
     return str(v)
 
 
-def _write(columns: Sequence[str], rows: list[Sequence[Any]]) -> str:
+def _write(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     buf = io.StringIO()
     # "\n" line ends so the bytes do not depend on the platform.
     w = csv.writer(buf, lineterminator="\n")

@@ -12,15 +12,15 @@ from __future__ import annotations
 import io
 import math
 import re
-from typing import Any
+from typing import Any, cast
 
 from .model import PASS_RATE_BUCKETS, SCALES, Report
 
 # Colour-blind-safe palette (Okabe–Ito).
-GREEN, ORANGE, GREY, RED, BLUE, SKY = "#009E73", "#E69F00", "#8C8C8C", "#D55E00", "#0072B2", "#56B4E9"
+GREEN, ORANGE, GREY, RED, BLUE = "#009E73", "#E69F00", "#8C8C8C", "#D55E00", "#0072B2"
 SCALE_COLOURS = dict(zip(SCALES, (BLUE, GREEN, ORANGE, "#CC79A7"), strict=True))
 
-_RC = {
+_RC: dict[str, Any] = {
     "svg.hashsalt": "frontier-measure",
     "svg.fonttype": "none",
     "font.family": "DejaVu Sans",
@@ -62,7 +62,7 @@ def _figure(width: float, height: float) -> Any:
 def _rc() -> Any:
     import matplotlib
 
-    return matplotlib.rc_context(_RC)
+    return matplotlib.rc_context(cast(Any, _RC))
 
 
 def funnel(report: Report) -> str:
@@ -163,10 +163,12 @@ def speedups(report: Report, scale: str) -> str | None:
         ax.xaxis.set_major_formatter(FuncFormatter(_ratio_label))
         ax.xaxis.set_minor_formatter(NullFormatter())
         ax.grid(axis="x", which="major", color="#EEEEEE", linewidth=0.8, zorder=0)
-        ax.set_xlabel("speedup = reference cost / candidate cost (log scale; bars: confidence interval)")
+        ax.set_xlabel("speedup = reference cost / candidate cost "
+                      "(log scale; bars: confidence interval)")
         handles = [
             Line2D([], [], color=GREEN, marker="o", linewidth=2.2, label="meets threshold"),
-            Line2D([], [], color=ORANGE, marker="o", linewidth=2.2, label="faster, below threshold"),
+            Line2D([], [], color=ORANGE, marker="o", linewidth=2.2,
+                   label="faster, below threshold"),
             Line2D([], [], color=GREY, marker="o", linewidth=2.2, label="not shown faster"),
             Line2D([], [], color=RED, linestyle="dashed", linewidth=1.3, label="task threshold"),
         ]

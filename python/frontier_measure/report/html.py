@@ -84,7 +84,8 @@ def table(t: Table) -> str:
         for row in t.rows)
     notes = "".join(f'<p class="note">{_esc(n)}</p>' for n in t.notes)
     cls = ' class="grouped"' if t.groups else ""
-    return (f'<div class="scroll"><table id="table-{_esc(t.key)}"{cls}><thead><tr>{head}</tr></thead>'
+    return (f'<div class="scroll"><table id="table-{_esc(t.key)}"{cls}>'
+            f"<thead><tr>{head}</tr></thead>"
             f"<tbody>\n{body}\n</tbody></table></div>{notes}")
 
 

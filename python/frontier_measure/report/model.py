@@ -295,6 +295,10 @@ def _dict(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
 def _text(value: Any) -> str | None:
     return value if isinstance(value, str) else None
 
@@ -337,11 +341,11 @@ def attempt_from(data: dict[str, Any], source: str) -> Attempt:
     if rate is None and passed is not None and total:
         rate = passed / total
     functional = fun_ran and bool(total) and passed == total and fun.get("failed", 0) == 0
-    raw_inputs = perf.get("inputs") if isinstance(perf.get("inputs"), list) else []
-    inputs = [_input(d) for d in raw_inputs if isinstance(d, dict)]
+    inputs = [_input(d) for d in _list(perf.get("inputs")) if isinstance(d, dict)]
     timed = perf.get("ran") is True
-    items = fun.get("items") if isinstance(fun.get("items"), list) else []
-    failed_items = [str(i.get("id")) for i in items if isinstance(i, dict) and i.get("passed") is False]
+    items = _list(fun.get("items"))
+    failed_items = [str(i.get("id")) for i in items
+                    if isinstance(i, dict) and i.get("passed") is False]
     steps = _number(data.get("steps"), int)
     if steps is None:
         steps = _number(cand.get("steps"), int)
@@ -369,7 +373,8 @@ def read_attempt(path: Path) -> Attempt:
     try:
         data = results.load(path)
     except json.JSONDecodeError as exc:
-        raise ValueError(f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})") from None
+        where = f"line {exc.lineno}, column {exc.colno}"
+        raise ValueError(f"not valid JSON: {exc.msg} ({where})") from None
     except UnicodeDecodeError:
         raise ValueError("not a text file") from None
     except AttributeError:
@@ -392,7 +397,9 @@ def group(attempts: Sequence[Attempt]) -> list[TaskResult]:
     for a in attempts:
         by_task.setdefault((a.scale, a.task), []).append(a)
     tasks = []
-    for (scale, name), atts in sorted(by_task.items(), key=lambda kv: (_scale_key(kv[0][0]), kv[0][1])):
+    order = sorted(by_task, key=lambda k: (_scale_key(k[0]), k[1]))
+    for scale, name in order:
+        atts = by_task[(scale, name)]
         atts.sort(key=lambda a: (a.given_number if a.given_number is not None else math.inf,
                                  a.candidate, a.source))
         given = [a.given_number for a in atts]

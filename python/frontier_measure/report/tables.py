@@ -234,7 +234,8 @@ def scale_attempts(report: Report, scale: str) -> Table:
                    ratio(a.speedup) if a.timed else NA, a.perf_verdict or NONE, mark(a.strict)]
             if steps:
                 row.append(number(a.steps))
-            row.append(shorten(outcome(a) + (f" — {a.failure_reason}" if a.failure_reason else "")))
+            why = f" — {a.failure_reason}" if a.failure_reason else ""
+            row.append(shorten(outcome(a) + why))
             rows.append(row)
     return Table(f"attempts-{scale}", f"{scale} scale: attempts", headers, rows, align)
 
@@ -270,7 +271,8 @@ def pass_rate_distribution(report: Report) -> Table:
     return Table("pass-rates", "How close functional failures came", headers, rows,
                  "l" + "r" * (len(headers) - 1),
                  ["Per-item pass rate of each attempt that ran its functional cases and failed "
-                  "(attempts stopped by compliance are not counted; no items at all counts as 0%)."])
+                  "(attempts stopped by compliance are not counted; no items at all "
+                  "counts as 0%)."])
 
 
 def nearest_misses(report: Report, limit: int = NEAREST_MISSES) -> Table:
