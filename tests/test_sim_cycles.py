@@ -1,0 +1,161 @@
+"""Cycle counts: a pure function of (ELF, input, machine file). Identical across
+repeated runs, across processes and across chunkings of the run; pinned by a
+golden table so a speed optimisation that changes any count is caught; and
+responsive to the things the timing model is meant to reward."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from frontier_measure import sim
+from frontier_measure._core import Simulator
+from sim_support import BARE_PROGRAMS, C_PROGRAMS, build_bare, build_c
+
+pytestmark = pytest.mark.needs_zig
+
+STDIN = {"syscalls": b"line 1\nline 22\n333 last"}
+
+# (instructions, cycles) on simulators/machines/default.machine. The bare-metal
+# programs depend only on the assembler; the C programs also on the compiler
+# and its libc, so their rows hold for the ziglang version named here.
+GOLDEN_BARE = {
+    "pass": (3010, 3267),
+    "fail": (7, 231),
+    "trap": (93, 668),
+    "selfmod": (22, 377),
+}
+GOLDEN_C_ZIG = "0.17.1"
+GOLDEN_C = {
+    "integer": (504863, 642930),
+    "muldiv": (870264, 1081321),
+    "atomics": (22813, 45718),
+    "float": (329407, 450916),
+    "compressed": (34309, 69385),
+    "misaligned": (9142, 39824),
+    "abort": (1293, 11831),
+    "matmul": (6523115, 13690914),
+}
+
+
+def _zig_version() -> str:
+    r = subprocess.run([sys.executable, "-m", "ziglang", "version"], capture_output=True, text=True)
+    return r.stdout.strip()
+
+
+def _counts(name: str, **kw: object) -> tuple[int, int]:
+    r = sim.run(build_c(name), stdin=STDIN.get(name, b""), argv=[name], **kw)  # type: ignore[arg-type]
+    return r.stats["instructions"], r.stats["cycles"]
+
+
+@pytest.mark.parametrize("name", sorted(GOLDEN_BARE))
+def test_golden_bare(name: str) -> None:
+    r = sim.run(build_bare(name))
+    assert (r.stats["instructions"], r.stats["cycles"]) == GOLDEN_BARE[name]
+
+
+@pytest.mark.parametrize("name", sorted(GOLDEN_C))
+def test_golden_c(name: str) -> None:
+    version = _zig_version()
+    if version != GOLDEN_C_ZIG:
+        pytest.skip(f"golden C counts are for ziglang {GOLDEN_C_ZIG}, this is {version}")
+    assert _counts(name) == GOLDEN_C[name]
+
+
+def test_golden_table_covers_every_program() -> None:
+    assert set(GOLDEN_BARE) == set(BARE_PROGRAMS)
+    assert set(GOLDEN_C) | {"syscalls"} == set(C_PROGRAMS)
+
+
+def test_repeated_runs_identical() -> None:
+    runs = [sim.run(build_c("integer"), argv=["integer"]) for _ in range(3)]
+    assert len({json.dumps(r.stats, sort_keys=True) for r in runs}) == 1
+
+
+def test_identical_across_processes() -> None:
+    elf = build_c("matmul")
+    code = ("import json, sys; from frontier_measure import sim; "
+            "print(json.dumps(sim.run(sys.argv[1], argv=['m', '1']).stats, sort_keys=True))")
+    outs = {subprocess.run([sys.executable, "-c", code, str(elf)], capture_output=True, text=True,
+                           check=True).stdout for _ in range(2)}
+    outs.add(json.dumps(sim.run(elf, argv=["m", "1"]).stats, sort_keys=True) + "\n")
+    assert len(outs) == 1
+
+
+def test_chunking_does_not_change_counts() -> None:
+    prog = sim.load_elf(build_c("integer"))
+    text = sim.load_machine("default")
+    results = set()
+    for chunk in (1_000, 77_777, 50_000_000):
+        s = sim.prepare(prog, machine_text=text, argv=["integer"])
+        s.run(10**9, chunk=chunk)
+        results.add(json.dumps(s.stats(), sort_keys=True))
+    assert len(results) == 1
+
+
+def test_functional_mode_counts_instructions_only() -> None:
+    ins_t, cyc_t = _counts("integer")
+    ins_f, cyc_f = _counts("integer", timing=False)
+    assert ins_f == ins_t
+    assert cyc_f == ins_f < cyc_t
+
+
+def test_cache_hostile_loop_order_costs_more() -> None:
+    elf = build_c("matmul")
+    friendly = sim.run(elf, argv=["m", "0"])
+    hostile = sim.run(elf, argv=["m", "1"])
+    assert friendly.stdout == hostile.stdout
+    assert hostile.stats["l1d_misses"] > 3 * friendly.stats["l1d_misses"]
+    assert hostile.cycles > 1.3 * friendly.cycles
+
+
+def test_machine_file_changes_cycles_not_results(tmp_path: Path) -> None:
+    elf = build_c("matmul")
+    default = sim.run(elf, argv=["m", "1"])
+    small = sim.run(elf, argv=["m", "1"], machine="small")
+    assert small.stdout == default.stdout
+    assert small.stats["instructions"] == default.stats["instructions"]
+    assert small.stats["l1d_misses"] > default.stats["l1d_misses"]
+    # A slower memory (+200 cycles per L2 miss) in an ad-hoc machine file: each
+    # miss stalls longer; at most a pending result's latency can overlap it.
+    text = sim.load_machine("default").replace("memory.latency = 100", "memory.latency = 300")
+    path = tmp_path / "slow.machine"
+    path.write_text(text)
+    slow = sim.run(elf, argv=["m", "1"], machine=str(path))
+    assert slow.stats["l2_misses"] == default.stats["l2_misses"] > 0
+    assert slow.cycles >= default.cycles + (200 - 56) * default.stats["l2_misses"]
+
+
+def test_profile_accounts_for_every_cycle() -> None:
+    r = sim.run(build_c("matmul"), argv=["m", "1"], profile=True)
+    assert sum(c for _, c in r.profile) == r.cycles
+    assert r.profile[0][0] == "main"  # the triple loop dominates
+    f = sim.run(build_c("matmul"), argv=["m", "1"], profile=True, timing=False)
+    assert sum(c for _, c in f.profile) == f.stats["instructions"]
+
+
+def test_divider_is_unpipelined() -> None:
+    # Two independent divisions: the second waits for the divider (33 cycles).
+    def program(words: list[int]) -> int:
+        s = Simulator("user", 0x10000, 1 << 20, sim.load_machine("default"))
+        code = b"".join(w.to_bytes(4, "little") for w in words)
+        s.write_memory(0x10000, code)
+        s.set_code_range(0x10000, 0x10000 + len(code))
+        s.pc = 0x10000
+        s.set_reg(5, 100)
+        s.set_reg(6, 7)
+        s.set_reg(17, 93)
+        s.run(100)
+        return int(s.cycles)
+
+    div_t0 = 0x0262C3B3  # div t2, t0, t1
+    div_t3 = 0x0262CE33  # div t3, t0, t1
+    add_t3 = 0x00628E33  # add t3, t0, t1
+    ecall = 0x00000073
+    two_divs = program([div_t0, div_t3, ecall])
+    div_add = program([div_t0, add_t3, ecall])
+    assert two_divs - div_add == 33 - 1

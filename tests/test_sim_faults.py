@@ -1,0 +1,89 @@
+"""Typed faults: every abnormal end of a run is a SimulatorFault with a code
+and the PC of the instruction at fault."""
+
+from __future__ import annotations
+
+import pytest
+
+from frontier_measure import MeasureError, sim
+from frontier_measure._core import Simulator, parse_machine
+from sim_support import PROGRAMS, build_source
+
+FAULTS = PROGRAMS / "faults"
+
+
+def _fault(name: str, **kw: object) -> tuple[sim.SimulatorFault, sim.Program]:
+    prog = sim.load_elf(build_source(FAULTS / f"{name}.c"))
+    with pytest.raises(sim.SimulatorFault) as ei:
+        sim.run(prog, **kw)  # type: ignore[arg-type]
+    return ei.value, prog
+
+
+def _in_function(prog: sim.Program, pc: int, name: str) -> bool:
+    return any(f.name == name and f.addr <= pc < f.addr + f.size for f in prog.functions)
+
+
+@pytest.mark.needs_zig
+def test_illegal_instruction_names_the_pc_in_main() -> None:
+    exc, prog = _fault("illegal")
+    assert exc.code == "illegal_instruction"
+    assert exc.value == 0xFFFFFFFF
+    assert _in_function(prog, exc.pc, "main")
+    assert isinstance(exc, MeasureError)  # catchable as the package's base error
+
+
+@pytest.mark.needs_zig
+def test_out_of_range_load_is_an_access_fault() -> None:
+    exc, prog = _fault("bad_access")
+    assert exc.code == "access_fault"
+    assert exc.value == 0x7000000000000000
+    assert _in_function(prog, exc.pc, "main")
+
+
+@pytest.mark.needs_zig
+@pytest.mark.parametrize("timing", [True, False])
+def test_budget_exceeded(timing: bool) -> None:
+    exc, prog = _fault("spin", max_instructions=100_000, timing=timing)
+    assert exc.code == "budget_exceeded"
+    assert exc.value == 100_000  # instructions retired when it stopped
+    assert _in_function(prog, exc.pc, "main")
+
+
+@pytest.mark.needs_zig
+def test_cycle_budget_exceeded() -> None:
+    exc, _ = _fault("spin", max_cycles=50_000)
+    assert exc.code == "budget_exceeded"
+    assert "cycles" in str(exc)
+
+
+@pytest.mark.needs_zig
+def test_unknown_syscall_names_number_and_pc() -> None:
+    exc, prog = _fault("bad_syscall")
+    assert exc.code == "unknown_syscall"
+    assert exc.value == 500
+    assert "syscall 500" in str(exc)
+    assert _in_function(prog, exc.pc, "syscall")
+
+
+def test_fetch_outside_code_is_an_access_fault() -> None:
+    s = Simulator("user", 0x10000, 1 << 20)
+    s.write_memory(0x10000, (0x00000013).to_bytes(4, "little"))  # nop, then off the end
+    s.set_code_range(0x10000, 0x10004)
+    s.pc = 0x10000
+    with pytest.raises(sim.SimulatorFault) as ei:
+        s.run(10)
+    assert ei.value.code == "access_fault"
+    assert ei.value.pc == 0x10004
+
+
+def test_bad_machine_file_is_rejected_with_its_line() -> None:
+    with pytest.raises(sim.SimulatorFault, match="line 2: unknown key 'l1d.size'") as ei:
+        parse_machine("name = x\nl1d.size = 32768\n")
+    assert ei.value.code == "bad_config"
+    with pytest.raises(sim.SimulatorFault, match="powers of two"):
+        parse_machine("l1d.sets = 48\n")
+
+
+def test_unknown_machine_name() -> None:
+    with pytest.raises(FileNotFoundError, match="bundled: .*default"):
+        sim.load_machine("no-such-machine")
