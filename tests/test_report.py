@@ -338,3 +338,18 @@ def test_pipe_in_a_name_does_not_break_markdown_tables(tmp_path):
     p.write_text(json.dumps(result("a|b")))
     md = rep.markdown.render(rep.build([p]), {})
     assert "| a\\|b |" in md
+
+
+def test_labels_tell_candidates_apart(tmp_path):
+    cands = ["/t/solution/workspace", "/t/environment/workspace", "/runs/b/a1",
+             "/t/solution/workspace"]
+    for k, cand in enumerate(cands):
+        res = result("t")
+        res["candidate"]["path"] = cand
+        p = tmp_path / f"r{k}" / "result.json"
+        p.parent.mkdir()
+        p.write_text(json.dumps(res))
+    r = rep.build([tmp_path])
+    assert [(a.number, a.label) for a in r.attempts] == [
+        (1, "a1"), (2, "environment/workspace"), (3, "solution/workspace"),
+        (4, "solution/workspace")]

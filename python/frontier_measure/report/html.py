@@ -31,6 +31,7 @@ th.group { background: #e8ecf0; border-bottom: 2px solid #c5ccd3; }
 td.group-start, th.group-start { border-left: 2px solid #c5ccd3; }
 table.grouped td, table.grouped th { padding: 4px 6px; }
 td:first-child { white-space: nowrap; }
+td.l:last-child { min-width: 18em; }
 tbody tr:nth-child(even) td { background: #fafbfc; }
 td.l { text-align: left; } td.r { text-align: right; white-space: nowrap;
   font-variant-numeric: tabular-nums; } td.c { text-align: center; }

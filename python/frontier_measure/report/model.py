@@ -21,7 +21,7 @@ import math
 import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any
 
 from .. import results
@@ -416,18 +416,19 @@ def group(attempts: Sequence[Attempt]) -> list[TaskResult]:
 
 def _label(attempts: Sequence[Attempt]) -> None:
     """Name unlabelled attempts by the shortest tail of their candidate paths that
-    tells them apart (the oracle's and the reference's directories are often both
-    called "workspace")."""
+    tells different candidates apart (the oracle's and the reference's
+    directories are often both called "workspace"). Attempts of the very same
+    directory share a name; their numbers tell them apart."""
     todo = [a for a in attempts if not a.label]
-    parts = [Path(a.candidate).parts or ("?",) for a in todo]
-    depth = 1
-    while True:
-        names = ["/".join(p[-depth:]) for p in parts]
-        if len(set(names)) == len(names) or depth >= max((len(p) for p in parts), default=1):
-            break
-        depth += 1
-    for a, name in zip(todo, names, strict=True):
-        a.label = name
+    paths = {PurePath(a.candidate).parts for a in todo}
+    names: dict[tuple[str, ...], str] = {}
+    for p in paths:
+        depth = 1
+        while depth < len(p) and any(q != p and q[-depth:] == p[-depth:] for q in paths):
+            depth += 1
+        names[p] = str(PurePath(*p[-depth:])) if p else "?"
+    for a in todo:
+        a.label = names[PurePath(a.candidate).parts]
 
 
 def build(paths: Iterable[str | Path]) -> Report:

@@ -111,7 +111,8 @@ def outcome(a: Attempt) -> str:
         return "strict success"
     if a.failure_stage:
         return f"{a.failure_stage}: {a.failure_rule}" if a.failure_rule else a.failure_stage
-    return "not successful"
+    # result.json is written even when the evaluation itself broke off
+    return "incomplete: the evaluation stopped before a verdict"
 
 
 # -- tables ------------------------------------------------------------------------------
