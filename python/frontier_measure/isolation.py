@@ -42,7 +42,10 @@ from typing import Any
 from . import _core
 
 SIDES = ("reference", "candidate")
-ACCOUNTS = {"reference": "fm-ref", "candidate": "fm-cand"}
+# Two evaluators running at once on one machine must use different accounts:
+# each kills every process of its sides' accounts between commands.
+ACCOUNTS = {"reference": os.environ.get("FM_ACCOUNT_REFERENCE", "fm-ref"),
+            "candidate": os.environ.get("FM_ACCOUNT_CANDIDATE", "fm-cand")}
 DEFAULT_IMAGE = os.environ.get("FM_DOCKER_IMAGE", "frontier-measure/base:bookworm-1")
 BACKENDS = ("local", "docker")
 # Where the in-container timing wrapper lives (bind-mounted read-only).
