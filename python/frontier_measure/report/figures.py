@@ -18,7 +18,8 @@ from .model import PASS_RATE_BUCKETS, SCALES, Report
 
 # Colour-blind-safe palette (Okabe–Ito).
 GREEN, ORANGE, GREY, RED, BLUE = "#009E73", "#E69F00", "#8C8C8C", "#D55E00", "#0072B2"
-SCALE_COLOURS = dict(zip(SCALES, (BLUE, GREEN, ORANGE, "#CC79A7"), strict=True))
+PURPLE = "#CC79A7"
+SCALE_COLOURS = dict(zip(SCALES, (BLUE, GREEN, ORANGE, PURPLE), strict=True))
 
 _RC: dict[str, Any] = {
     "svg.hashsalt": "frontier-measure",
@@ -150,7 +151,9 @@ def speedups(report: Report, scale: str) -> str | None:
                 ax.text(lo * 1.05, y, "error" if i.error else "no estimate", va="center",
                         fontsize=8, color=RED)
                 continue
-            colour = GREEN if i.meets_threshold else ORANGE if i.faster else GREY
+            slower = i.error is None and i.ci_high is not None and i.ci_high < 1.0
+            colour = (GREEN if i.meets_threshold else ORANGE if i.faster
+                      else PURPLE if slower else GREY)
             if i.ci_low is not None and i.ci_high is not None:
                 ax.hlines(y, i.ci_low, i.ci_high, colors=colour, linewidth=2.2, zorder=3)
             hollow = i.ci_low is None
@@ -169,10 +172,11 @@ def speedups(report: Report, scale: str) -> str | None:
             Line2D([], [], color=GREEN, marker="o", linewidth=2.2, label="meets threshold"),
             Line2D([], [], color=ORANGE, marker="o", linewidth=2.2,
                    label="faster, below threshold"),
-            Line2D([], [], color=GREY, marker="o", linewidth=2.2, label="not shown faster"),
+            Line2D([], [], color=GREY, marker="o", linewidth=2.2, label="indistinguishable"),
+            Line2D([], [], color=PURPLE, marker="o", linewidth=2.2, label="slower"),
             Line2D([], [], color=RED, linestyle="dashed", linewidth=1.3, label="task threshold"),
         ]
-        fig.legend(handles=handles, loc="outside upper right", ncols=4, fontsize=8.5)
+        fig.legend(handles=handles, loc="outside upper right", ncols=5, fontsize=8.5)
         return _svg(fig, f"speedups-{scale}")
 
 
