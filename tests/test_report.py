@@ -353,3 +353,15 @@ def test_labels_tell_candidates_apart(tmp_path):
     assert [(a.number, a.label) for a in r.attempts] == [
         (1, "a1"), (2, "environment/workspace"), (3, "solution/workspace"),
         (4, "solution/workspace")]
+
+
+def test_without_matplotlib_tables_still_render(built, monkeypatch, tmp_path):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import now raises ImportError
+    assert "matplotlib" in (rep.figures.missing() or "")
+    written = rep.write(built, tmp_path / "o", ["md", "html"])
+    assert [p.name for p in written] == ["report.html", "report.md"]
+    md = (tmp_path / "o" / "report.md").read_text()
+    assert "No figures: figures need matplotlib" in md and "![" not in md
+    assert "<svg" not in (tmp_path / "o" / "report.html").read_text()

@@ -130,6 +130,8 @@ def report(results: tuple[Path, ...], out: Path, formats: str) -> None:
     built = rep.build(results)
     for s in built.skipped:
         click.echo(f"skipped {s.path}: {s.reason}", err=True)
+    if rep.figures.missing():
+        click.echo(f"warning: {rep.figures.missing()}", err=True)
     written = rep.write(built, out, chosen)
     if built.tasks:
         click.echo(rep.console(built, skipped=False))

@@ -226,9 +226,22 @@ def pass_rates(report: Report) -> str | None:
         return _svg(fig, "pass-rates")
 
 
+def missing() -> str | None:
+    """Why figures cannot be drawn here, or None when they can."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return ("figures need matplotlib, which is not installed "
+                "(pip install 'frontier-measure[report]')")
+    return None
+
+
 def all_figures(report: Report) -> dict[str, str]:
-    """Every figure of the report by file stem, in display order."""
+    """Every figure of the report by file stem, in display order; none without
+    matplotlib (tables, CSV and the bundle do not need it)."""
     out: dict[str, str] = {}
+    if missing():
+        return out
     if report.tasks:
         out["funnel"] = funnel(report)
     for s in report.scales:

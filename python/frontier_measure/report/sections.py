@@ -7,6 +7,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from . import tables
+from .figures import missing as figures_missing
 from .model import Report
 
 TITLE = "frontier-measure report"
@@ -39,6 +40,9 @@ def overview(report: Report) -> str:
 def blocks(report: Report, figures: Mapping[str, str]) -> Iterator[Block]:
     yield Block("title", TITLE)
     yield Block("text", overview(report))
+    why = figures_missing()
+    if why and report.tasks:
+        yield Block("text", f"No figures: {why}.")
     if not report.tasks:
         yield Block("text", "No usable results were given.")
     else:
