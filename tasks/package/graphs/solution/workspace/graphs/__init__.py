@@ -1,0 +1,5 @@
+"""Undirected graphs over orderable, hashable nodes."""
+
+from .graph import Graph, GraphError
+
+__all__ = ["Graph", "GraphError"]
