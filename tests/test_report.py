@@ -232,7 +232,7 @@ def test_cli_reports_bad_files_and_writes_everything(runs, tmp_path):
     r = CliRunner().invoke(main, ["report", str(runs), "--out", str(out)])
     assert r.exit_code == 0, r.output
     assert f"skipped {bad}: not valid JSON" in r.output
-    assert "14 attempts of 6 tasks; 1 file(s) skipped" in r.output
+    assert "14 attempts of 6 tasks; 1 file skipped" in r.output
     names = sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file())
     assert names == ["attempts.csv", "figures/funnel.svg", "figures/pass-rates.svg",
                      "figures/speedups-kernel.svg", "figures/speedups-module.svg",

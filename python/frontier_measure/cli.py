@@ -135,8 +135,7 @@ def report(results: tuple[Path, ...], out: Path, formats: str) -> None:
     written = rep.write(built, out, chosen)
     if built.tasks:
         click.echo(rep.console(built, skipped=False))
-    click.echo(f"\n{len(built.attempts)} attempts of {len(built.tasks)} tasks; "
-               f"{len(built.skipped)} file(s) skipped")
+    click.echo(f"\n{rep.counts(built)}")
     for p in written:
         click.echo(f"wrote {p}")
     if not built.tasks:

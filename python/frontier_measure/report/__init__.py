@@ -68,6 +68,14 @@ def write(report: Report, out: str | Path, formats: Iterable[str] = FORMATS) -> 
     return sorted(written)
 
 
+def counts(report: Report) -> str:
+    """'14 attempts of 6 tasks; 1 file skipped'"""
+    from .sections import plural
+
+    return (f"{plural(len(report.attempts), 'attempt')} of {plural(len(report.tasks), 'task')}; "
+            f"{plural(len(report.skipped), 'file')} skipped")
+
+
 def console(report: Report, skipped: bool = True) -> str:
     """A few lines for the terminal: what was read and the funnel."""
     from .. import display

@@ -22,9 +22,13 @@ class Block:
     figure: str = ""  # figure stem, for kind == "figure"
 
 
+def plural(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def overview(report: Report) -> str:
     atts = report.attempts
-    parts = [f"{len(atts)} attempts of {len(report.tasks)} tasks"]
+    parts = [f"{plural(len(atts), 'attempt')} of {plural(len(report.tasks), 'task')}"]
     if report.scales:
         parts.append("scales: " + ", ".join(report.scales))
     period = report.period
@@ -32,8 +36,7 @@ def overview(report: Report) -> str:
         parts.append(f"started {period[0]}" if period[0] == period[1]
                      else f"started {period[0]} to {period[1]}")
     if report.skipped:
-        n = len(report.skipped)
-        parts.append(f"{n} file{'s' if n != 1 else ''} skipped (see Skipped files)")
+        parts.append(f"{plural(len(report.skipped), 'file')} skipped (see Skipped files)")
     return " · ".join(parts) + "."
 
 
