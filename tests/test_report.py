@@ -365,3 +365,19 @@ def test_without_matplotlib_tables_still_render(built, monkeypatch, tmp_path):
     md = (tmp_path / "o" / "report.md").read_text()
     assert "No figures: figures need matplotlib" in md and "![" not in md
     assert "<svg" not in (tmp_path / "o" / "report.html").read_text()
+
+
+def test_deterministic_cost_without_interval(tmp_path):
+    res = result("matmul", "kernel", threshold=2.0, inputs=[("n64", 3.0)])
+    inp = res["performance"]["inputs"][0]
+    inp.update(ci_low=None, ci_high=None, lower_bound=3.0, rounds=1, verdict="faster",
+               meets_threshold=True)
+    p = tmp_path / "r.json"
+    p.write_text(json.dumps(res))
+    r = rep.build([p])
+    assert r.attempts[0].faster and r.attempts[0].strict
+    assert r.funnel().meets_threshold == 1
+    row = dict(zip(tables.scale_inputs(r, "kernel").headers,
+                   tables.scale_inputs(r, "kernel").rows[0], strict=True))
+    assert row["95% CI"] == "—" and row["Speedup"] == "3.00×"
+    assert "speedups-kernel" in rep.figures.all_figures(r)
