@@ -122,8 +122,8 @@ def _walk(e: Any, a: Any, tol: Tolerance, path: str, out: list[str]) -> None:
     if te == "$ndarray":
         ea, aa = e["$ndarray"], a["$ndarray"]
         if ea["dtype"] != aa["dtype"] or ea["shape"] != aa["shape"]:
-            out.append(f"{path or 'value'}: expected array {ea['dtype']} {tuple(ea['shape'])}, "
-                       f"got {aa['dtype']} {tuple(aa['shape'])}")
+            out.append(f"{path or 'value'}: expected array {_dtype(ea['dtype'])} "
+                       f"{tuple(ea['shape'])}, got {_dtype(aa['dtype'])} {tuple(aa['shape'])}")
             return
         _walk(ea["values"], aa["values"], tol, f"{path}.flat", out)
         return
@@ -140,6 +140,15 @@ def _walk(e: Any, a: Any, tol: Tolerance, path: str, out: list[str]) -> None:
             return
     if e != a:
         _note(out, path, e, a)
+
+
+def _dtype(code: str) -> str:
+    try:
+        import numpy as np
+
+        return str(np.dtype(code))
+    except TypeError:
+        return code
 
 
 def _has_floats(c: Any) -> bool:

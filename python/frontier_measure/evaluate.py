@@ -72,7 +72,10 @@ def evaluate(
         "failure": None,
     }
     try:
-        _run(task, cand_dir, res, progress)
+        if task.scale in PIPELINE_SCALES:
+            _run(task, cand_dir, res, progress)
+        else:
+            _delegate(task, candidate, res, progress)
     finally:
         res["elapsed_s"] = time.perf_counter() - started
         res["reward"] = results.reward(res)
@@ -161,6 +164,58 @@ def _run(task: Task, cand_dir: Path, res: dict[str, Any], progress: Progress | N
         f"timing input '{worst['id']}': {desc} (speedup {_fmt(worst['speedup'])}, "
         f"95% CI {_fmt(worst['ci_low'])}..{_fmt(worst['ci_high'])}, "
         f"threshold {task.threshold:g}x)")
+
+
+# Scales whose runner plugs into the shared pipeline below; the others bring
+# their own `evaluate` (runners/<scale>.py) whose result is mapped onto the
+# same result.json schema, with the scale's own record kept under "details".
+PIPELINE_SCALES = ("module", "package")
+
+
+def _delegate(task: Task, candidate: str | Path | None, res: dict[str, Any],
+              progress: Progress | None) -> None:
+    import importlib
+
+    try:
+        mod = importlib.import_module(f"frontier_measure.runners.{task.scale}")
+        run = mod.evaluate
+    except (ImportError, AttributeError):
+        raise TaskError(task.path, [f"task.toml [metadata.frontier].scale: no evaluator for "
+                                    f"scale '{task.scale}' in this installation"]) from None
+    raw = run(task.path, candidate, progress=progress)
+    res["details"] = raw
+    res["isolation"] = raw.get("isolation")
+    comp = raw.get("compliance") or {"compliant": True, "findings": []}
+    res["compliance"] = {"compliant": bool(comp.get("compliant", True)),
+                         "findings": comp.get("findings", [])}
+    fun = raw.get("functional") or {}
+    total = fun.get("items_total", fun.get("total", 0)) or 0
+    passed = fun.get("items_passed", fun.get("passed", 0))
+    passed = passed if isinstance(passed, int) and not isinstance(passed, bool) else 0
+    res["functional"] = {
+        "ran": bool(fun), "passed": passed, "failed": total - passed, "total": total,
+        "excluded": len(fun.get("excluded", [])), "pass_rate": passed / total if total else None,
+        "summary": fun.get("summary", f"{passed}/{total} items passed"),
+        "case_failures": {}, "items": fun.get("items", []),
+        "excluded_items": fun.get("excluded", []),
+    }
+    perf = raw.get("performance") or {}
+    rows = raw.get("timing") or []
+    res["performance"] = {
+        "ran": bool(rows), "cost": task.cost, "unit": COST_UNITS.get(task.cost, "ns"),
+        "threshold": task.threshold, "inputs": rows,
+        "worst_input": perf.get("worst_input"), "speedup": perf.get("speedup"),
+        "verdict": perf.get("verdict"), "meets_threshold": bool(perf.get("passed")),
+    }
+    res["strict_success"] = bool(raw.get("strict_success"))
+    if not res["compliance"]["compliant"]:
+        res["failure"] = _failure("compliance", "violation", str(comp.get("findings", [""])[0]))
+    elif not fun.get("passed"):
+        res["failure"] = _failure("functional", "wrong-value", str(fun.get("reason")))
+    elif not res["strict_success"]:
+        res["failure"] = _failure("performance", "below-threshold",
+                                  f"worst input {perf.get('worst_input')}: speedup "
+                                  f"{_fmt(perf.get('speedup'))} (threshold {task.threshold:g}x)")
 
 
 def _lower(d: dict[str, Any]) -> float:

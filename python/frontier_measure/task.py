@@ -28,7 +28,7 @@ from .diff import Tolerance
 
 SCALES = ("module", "package", "kernel", "repository")
 PYTHON_SCALES = ("module", "package")
-COSTS = ("wall", "cpu")
+COSTS = ("wall", "cpu", "cycles", "instructions")
 HARBOR_TABLES = ("task", "metadata", "verifier", "agent", "environment")
 
 
@@ -210,7 +210,10 @@ def load(path: str | Path) -> Task:
     if threshold <= 0:
         problems.append(f"{where}.threshold: must be positive")
     cost = _get(fr, "cost", str, where, problems, default="wall")
-    if cost not in COSTS:
+    if scale in PYTHON_SCALES and cost not in ("wall", "cpu"):
+        problems.append(f"{where}.cost: '{cost}' cannot be measured for Python code "
+                        "(choose wall or cpu)")
+    elif cost not in COSTS:
         problems.append(f"{where}.cost: unknown cost '{cost}' (choose from {', '.join(COSTS)})")
     reps = _get(fr, "repetitions", int, where, problems, default=5)
     if reps < 2:

@@ -1,0 +1,126 @@
+"""Python source inspection: imports, aliases, escape hatches, native code."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from frontier_measure.compliance import inspect
+from frontier_measure.task import Compliance
+
+RULES = Compliance(allowed_imports=["collections", "os.path", "re"],
+                   prohibited_calls=["time.sleep", "functools.lru_cache"], allow=[])
+
+
+def check(tmp_path: Path, source: str, rules: Compliance = RULES, name: str = "mod.py"):
+    (tmp_path / name).write_text(source)
+    return inspect(tmp_path, rules, "module")
+
+
+def rules_of(findings):
+    return [(f.rule, f.line) for f in findings]
+
+
+def test_clean_code_passes(tmp_path):
+    src = ("import collections\nfrom collections import Counter as C\nimport os.path\n"
+           "import re\nfrom . import helper\n\ndef f(x):\n    return C(x), os.path.join('a')\n")
+    (tmp_path / "helper.py").write_text("from mod import f\n")
+    assert check(tmp_path, src) == []
+
+
+@pytest.mark.parametrize("src,rule,line", [
+    ("import numpy\n", "forbidden-import", 1),
+    ("\nfrom numpy.linalg import norm\n", "forbidden-import", 2),
+    ("import os\n", "forbidden-import", 1),  # only os.path is permitted
+    ("import importlib\n", "escape-hatch", 1),
+    ("import ctypes as c\n", "escape-hatch", 1),
+    ("from subprocess import run\n", "escape-hatch", 1),
+    ("import threading\n", "escape-hatch", 1),
+    ("from concurrent.futures import ThreadPoolExecutor\n", "escape-hatch", 1),
+    ("import multiprocessing.pool\n", "escape-hatch", 1),
+    ("x = __import__('re')\n", "escape-hatch", 1),
+    ("eval('1')\n", "escape-hatch", 1),
+    ("f = exec\n", "escape-hatch", 1),
+    ("code = compile('1', 'f', 'eval')\n", "escape-hatch", 1),
+    ("import builtins\nbuiltins.eval('1')\n", "escape-hatch", 2),
+    ("import frontier_measure\n", "escape-hatch", 1),
+    ("name = 'frontier_measure.worker'\n", "escape-hatch", 1),
+    ("import gc\ngc.disable()\n", "escape-hatch", 1),
+    ("import signal\n", "escape-hatch", 1),
+    ("def f(:\n", "syntax-error", 1),
+])
+def test_violations_name_file_line_and_rule(tmp_path, src, rule, line):
+    found = check(tmp_path, src)
+    assert (rule, line) in rules_of(found), found
+    assert all(f.file == "mod.py" for f in found)
+
+
+def test_calls_resolved_through_aliases(tmp_path):
+    rules = Compliance(allowed_imports=["os", "time", "functools"],
+                       prohibited_calls=["time.sleep", "functools.lru_cache"])
+    src = ("import os as o\nimport time as t\nfrom time import sleep as nap\n"
+           "from functools import lru_cache\n"
+           "o.system('ls')\nt.sleep(1)\nnap(2)\nrun = o.popen\n"
+           "getattr(o, 'system')('x')\ngetattr(o, name)\n@lru_cache\ndef f(): pass\n")
+    found = rules_of(check(tmp_path, src, rules))
+    assert ("escape-hatch", 5) in found  # os.system through the alias
+    assert ("prohibited-call", 6) in found  # time.sleep through the alias
+    assert ("prohibited-call", 3) in found  # from time import sleep
+    assert ("prohibited-call", 7) in found  # nap() is time.sleep
+    assert ("escape-hatch", 8) in found  # a reference, not a call
+    assert ("escape-hatch", 9) in found  # getattr with a constant name
+    assert ("escape-hatch", 10) in found  # getattr with a computed name
+    assert ("prohibited-call", 4) in found and ("prohibited-call", 11) in found
+    assert ("escape-hatch", 5) in found
+    assert sum(1 for r, ln in found if ln == 1) == 0  # `import os` itself is permitted
+
+
+def test_allowed_escape_hatches(tmp_path):
+    rules = Compliance(allowed_imports=[], allow=["threading", "exec"])
+    assert check(tmp_path, "import threading\nexec('x = 1')\n", rules) == []
+
+
+def test_local_names_shadow_nothing_builtin(tmp_path):
+    # A local function named like a module function is not the module's.
+    src = "def system(x):\n    return x\n\nsystem('ls')\n"
+    assert check(tmp_path, src) == []
+
+
+def test_native_and_bytecode_files(tmp_path):
+    (tmp_path / "fast.cpython-311-x86_64-linux-gnu.so").write_bytes(b"\x7fELF....")
+    (tmp_path / "blob.bin").write_bytes(b"\x7fELF\x02\x01")
+    (tmp_path / "__pycache__").mkdir()
+    (tmp_path / "__pycache__" / "mod.cpython-311.pyc").write_bytes(b"\x00" * 16)
+    found = {(f.file, f.rule) for f in inspect(tmp_path, RULES, "module")}
+    assert ("fast.cpython-311-x86_64-linux-gnu.so", "native-code") in found
+    assert ("blob.bin", "native-code") in found
+    assert ("__pycache__/mod.cpython-311.pyc", "compiled-code") in found
+    allowed = Compliance(allow=["native", "bytecode"])
+    assert inspect(tmp_path, allowed, "module") == []
+
+
+def test_symlink_out_of_the_candidate(tmp_path):
+    outside = tmp_path / "outside.py"
+    outside.write_text("x = 1\n")
+    cand = tmp_path / "cand"
+    cand.mkdir()
+    (cand / "link.py").symlink_to(outside)
+    found = inspect(cand, RULES, "module")
+    assert [f.rule for f in found] == ["symlink-escape"]
+
+
+def test_every_file_of_a_package_is_inspected(tmp_path):
+    pkg = tmp_path / "pkg" / "sub"
+    pkg.mkdir(parents=True)
+    (tmp_path / "pkg" / "__init__.py").write_text("from .sub import deep\n")
+    (pkg / "__init__.py").write_text("")
+    (pkg / "deep.py").write_text("import re\n\n\nimport ctypes\n")
+    found = inspect(tmp_path, RULES, "package")
+    assert [(f.file, f.line, f.rule) for f in found] == [("pkg/sub/deep.py", 4, "escape-hatch")]
+    assert "pkg/sub/deep.py:4: [escape-hatch]" in str(found[0])
+
+
+def test_unknown_scale_is_a_clear_error(tmp_path):
+    with pytest.raises(NotImplementedError, match="no compliance inspector"):
+        inspect(tmp_path, RULES, "quantum")

@@ -1,0 +1,102 @@
+"""The wire codec and canonical observations: plain data only, exact floats."""
+
+from __future__ import annotations
+
+import math
+
+import msgpack
+import numpy as np
+import pytest
+
+from frontier_measure.observe import (
+    DecodeError,
+    Ref,
+    canonical,
+    describe,
+    digest,
+    fast_digest,
+    from_canonical,
+    pack,
+    unpack,
+)
+
+
+@pytest.mark.parametrize("value", [
+    None, True, 0, -1, 2**70, -(2**65), 1.5, -0.0, math.inf, "héllo", b"\x00\xff",
+    [1, [2, (3, 4)]], (1,), {"a": 1, (1, 2): [3]}, {1, 2, 3}, frozenset({"x"}),
+    np.arange(6, dtype=np.int32).reshape(2, 3), np.array([1.5, np.nan]), np.float32(2.5),
+    Ref("obj"),
+])
+def test_wire_round_trip_keeps_types(value):
+    back = unpack(pack(value))
+    assert type(back) is type(value)
+    assert canonical(back) == canonical(value)
+
+
+def test_wire_floats_are_bit_exact():
+    for x in (-0.0, 0.1, 5e-324, float.fromhex("0x1.fffffffffffffp+1023")):
+        assert math.copysign(1, unpack(pack(x))) == math.copysign(1, x)
+        assert unpack(pack(x)).hex() == x.hex()
+
+
+def test_wire_refuses_objects_both_ways():
+    with pytest.raises(TypeError):
+        pack(object())
+    with pytest.raises(TypeError):
+        pack(np.array([object()], dtype=object))
+    # A hand-made frame carrying an object-dtype array is refused on decoding.
+    inner = pack(["|O", [1], b"\x00" * 8])
+    evil = msgpack.packb(msgpack.ExtType(4, inner))
+    with pytest.raises(DecodeError):
+        unpack(evil)
+    with pytest.raises(DecodeError):
+        unpack(msgpack.packb(msgpack.ExtType(99, b"")))
+    with pytest.raises(DecodeError):
+        unpack(b"\xc1")  # never used in msgpack
+
+
+def test_canonical_distinguishes_what_behaviour_distinguishes():
+    assert canonical(1) != canonical(1.0) != canonical(True)
+    assert canonical([1]) != canonical((1,))
+    assert canonical(0.0) != canonical(-0.0)
+    assert canonical(float("nan")) == canonical(-float("nan"))
+    assert canonical({"b": 1, "a": 2}) != canonical({"a": 2, "b": 1})  # dict order is behaviour
+    assert canonical({"b", "a"}) == canonical({"a", "b"})  # set order is not
+    assert canonical(np.zeros(2, np.float32)) != canonical(np.zeros(2, np.float64))
+    assert canonical(np.zeros((2, 1))) != canonical(np.zeros((1, 2)))
+    e = canonical(ValueError("bad"))
+    assert e == {"$exception": "ValueError", "message": "bad"}
+
+
+def test_canonical_objects_by_type_and_repr_without_addresses():
+    class Plain:
+        pass
+
+    class Shown:
+        def __repr__(self):
+            return "Shown(1)"
+
+    assert canonical(Plain()) == {"$object": "Plain"}
+    assert canonical(Shown()) == {"$object": "Shown", "repr": "Shown(1)"}
+
+
+def test_from_canonical_inverts_data():
+    v = {"k": [1, 2.5, (3, frozenset({1})), {4}], 5: b"x", "big": 2**80}
+    assert from_canonical(canonical(v)) == v
+    a = np.array([[1.0, -0.0], [np.inf, 2.0]])
+    assert np.array_equal(from_canonical(canonical(a)), a)
+
+
+def test_digests():
+    assert digest(canonical([1, 2])) == digest(canonical([1, 2]))
+    assert fast_digest([1, 2.0]) != fast_digest([1, 2])
+    assert fast_digest((1,)) != fast_digest([1])
+    assert fast_digest(-0.0) != fast_digest(0.0)
+    assert fast_digest(np.array([np.nan])) == fast_digest(np.array([-np.nan]))
+    assert fast_digest({"b", "a"}) == fast_digest({"a", "b"})
+
+
+def test_describe_is_readable():
+    assert describe(canonical((1, 2.5, "x"))) == "(1, 2.5, 'x')"
+    assert describe(canonical(-0.0)) == "-0.0"
+    assert "ValueError('bad')" in describe(canonical(ValueError("bad")))

@@ -1,0 +1,134 @@
+"""The task format: loading, validation, and the audits `validate` runs."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from frontier_measure.cli import main
+from frontier_measure.task import TaskError, find_tasks, load, normalise_ops, validate
+
+ROOT = Path(__file__).resolve().parents[1]
+TASKS = ROOT / "tasks"
+DEDUPE = TASKS / "module" / "dedupe"
+
+
+@pytest.fixture
+def task_copy(tmp_path: Path) -> Path:
+    dest = tmp_path / "dedupe"
+    shutil.copytree(DEDUPE, dest)
+    return dest
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new, 1))
+
+
+@pytest.mark.parametrize("task", [p for p in find_tasks(TASKS)
+                                  if load(p).scale in ("module", "package")],
+                         ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_bundled_tasks_are_valid(task):
+    assert validate(task) == []
+    t = load(task)
+    assert len(t.timing_inputs()) >= 2
+    assert t.oracle_dir.is_dir() and t.reference_dir.is_dir()
+
+
+def test_bundled_task_counts():
+    scales = [load(p).scale for p in find_tasks(TASKS)]
+    assert scales.count("module") >= 5
+    assert scales.count("package") >= 3
+
+
+def test_settings_are_read(task_copy):
+    t = load(task_copy)
+    assert (t.scale, t.entry, t.threshold, t.cost) == ("module", "dedupe", 3.0, "wall")
+    assert t.timing.min_rounds == 10 and t.timing.batch_ms == 4.0
+    assert t.tolerance.exact
+    assert "keeps-first" in t.behaviours
+
+
+def test_malformed_toml_names_the_file(task_copy):
+    (task_copy / "task.toml").write_text("[task\nname = 1\n")
+    with pytest.raises(TaskError) as e:
+        load(task_copy)
+    assert e.value.problems[0].startswith("task.toml: malformed TOML")
+
+
+def test_every_problem_is_listed_with_file_and_field(task_copy):
+    edit(task_copy / "task.toml", 'scale = "module"', 'scale = "galaxy"')
+    edit(task_copy / "task.toml", "threshold = 3.0", 'threshold = "fast"')
+    edit(task_copy / "task.toml", 'cost = "wall"', 'cost = "joules"')
+    edit(task_copy / "task.toml", "min_rounds = 10", "min_rounds = 2\nwobble = 1")
+    (task_copy / "instruction.md").unlink()
+    problems = validate(task_copy)
+    joined = "\n".join(problems)
+    assert "instruction.md: missing" in joined
+    assert "[metadata.frontier].scale: unknown scale 'galaxy'" in joined
+    assert "[metadata.frontier].threshold: expected float, got str 'fast'" in joined
+    assert "[metadata.frontier].cost: unknown cost 'joules'" in joined
+    assert "[metadata.frontier].timing.wobble: unknown setting" in joined
+    assert "timing.min_rounds: at least 6 rounds" in joined
+
+
+def test_missing_frontier_table_and_entry(task_copy):
+    edit(task_copy / "task.toml", 'entry = "dedupe"', 'entry = "nothere"')
+    problems = validate(task_copy)
+    assert any("entry: 'nothere' is neither nothere.py" in p for p in problems)
+    (task_copy / "task.toml").write_text('[task]\nname = "x"\n')
+    assert validate(task_copy) == ["task.toml [metadata.frontier]: missing table"]
+
+
+def test_behaviour_audit(task_copy):
+    chk = task_copy / "tests" / "checklist.toml"
+    edit(chk, "[behaviours]\n", '[behaviours]\nteleport = "records teleport"\n')
+    edit(task_copy / "tests" / "cases.py", '"covers": ["empty"]', '"covers": ["emptyy"]')
+    problems = validate(task_copy)
+    assert "tests/checklist.toml [behaviours].teleport: no case covers it" in problems
+    assert any("case 'empty'.covers: unknown behaviour 'emptyy'" in p for p in problems)
+
+
+def test_golden_must_match_the_reference(task_copy):
+    ref = task_copy / "environment" / "workspace" / "dedupe.py"
+    ref.write_text(ref.read_text() + "\n# changed\n")
+    assert any("reference changed since recording" in p for p in validate(task_copy))
+    (task_copy / "tests" / "golden.json").unlink()
+    assert any("golden.json: missing" in p for p in validate(task_copy))
+
+
+def test_cases_file_errors_are_reported(task_copy):
+    (task_copy / "tests" / "cases.py").write_text("def cases():\n    return [{'id': 'a'}]\n")
+    problems = validate(task_copy)
+    assert any("must define timing_inputs()" in p for p in problems)
+    (task_copy / "tests" / "cases.py").write_text("raise RuntimeError('boom')\n")
+    assert validate(task_copy) == ["tests/cases.py: raised RuntimeError: boom"]
+
+
+def test_normalise_ops_forms():
+    assert normalise_ops({"call": "f", "args": [1]}) == [
+        {"kind": "call", "target": "f", "args": [1], "kwargs": {}}]
+    ops = normalise_ops({"ops": [{"call": "C", "as": "c"}, {"get": "$c.size"}]})
+    assert ops[0]["as"] == "c" and ops[1]["kind"] == "get"
+    with pytest.raises(ValueError, match="needs 'call', 'get' or 'ops'"):
+        normalise_ops({"id": "x"})
+    with pytest.raises(ValueError, match="'args' must be a list"):
+        normalise_ops({"call": "f", "args": 5})
+
+
+def test_cli_validate_prints_problems_not_tracebacks(task_copy):
+    runner = CliRunner()
+    ok = runner.invoke(main, ["validate", str(task_copy)])
+    assert ok.exit_code == 0 and ": ok" in ok.output
+    (task_copy / "task.toml").write_text("not toml [")
+    bad = runner.invoke(main, ["validate", str(task_copy)])
+    assert bad.exit_code == 1
+    assert "task.toml: malformed TOML" in bad.output
+    assert "Traceback" not in bad.output
+    ev = runner.invoke(main, ["eval", str(task_copy)])
+    assert ev.exit_code == 1 and "malformed TOML" in ev.output
+    assert ev.exception is None or isinstance(ev.exception, SystemExit)
