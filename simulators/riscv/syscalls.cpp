@@ -194,6 +194,14 @@ bool Simulator::syscall(std::uint64_t pc) {
             mem_.write(a[1], st, sizeof st, pc);
             break;
         }
+        case 123: {  // sched_getaffinity: one CPU (allocators size their arenas by it)
+            if (a[1] < 8) { ret = -kEINVAL; break; }
+            mem_.zero(a[2], a[1], pc);
+            mem_.store<std::uint8_t>(a[2], 1, pc);
+            ret = 8;
+            break;
+        }
+        case 122: ret = 0; break;  // sched_setaffinity
         case 258: ret = -kENOSYS; break;  // riscv_hwprobe
         case 259: invalidate_all(); break;  // riscv_flush_icache
         case 283: ret = -kENOSYS; break;   // membarrier
