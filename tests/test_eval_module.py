@@ -1,0 +1,118 @@
+"""End to end at module scale (tasks/module/dedupe): the oracle succeeds, the
+reference against itself is functional and indistinguishable, and each
+candidate under tests/candidates/module fails at the right stage for the right
+reason."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from eval_support import CANDIDATES, failure, quick_task, run
+from frontier_measure.cli import main
+from frontier_measure.results import load as load_result
+
+pytestmark = pytest.mark.slow
+CAND = CANDIDATES / "module"
+
+
+@pytest.fixture(scope="module")
+def task(tmp_path_factory):
+    return quick_task(tmp_path_factory.mktemp("eval-module"), "module", "dedupe")
+
+
+def test_oracle_is_a_strict_success_and_result_is_complete(task, tmp_path):
+    res = run(task, None, out=tmp_path)
+    assert res["compliance"]["compliant"]
+    assert res["functional"]["summary"] == "85/85 items passed"
+    perf = res["performance"]
+    assert [i["id"] for i in perf["inputs"]] == ["n300", "n1500"]
+    assert res["strict_success"], res["failure"]
+    stored = load_result(tmp_path / "module-dedupe" / "result.json")
+    assert stored["schema_version"] == 1
+    assert len(stored["functional"]["items"]) == 85
+    first = stored["performance"]["inputs"][0]
+    assert len(first["samples"]) == first["rounds"] >= 8
+    assert {"reference", "candidate", "reference_first"} <= set(first["samples"][0])
+    assert stored["environment"]["clock"]
+    assert stored["reward"]["reward"] == 1.0 and stored["reward"]["compliant"] == 1.0
+
+
+def test_reference_against_itself_is_indistinguishable(task):
+    # A/A: at the 95% level one run in twenty may call a difference by chance;
+    # a second, independent run settles it (both wrong: ~0.25%).
+    for _attempt in range(2):
+        res = run(task, task / "environment" / "workspace")
+        assert res["functional"]["failed"] == 0
+        assert not res["strict_success"]
+        verdicts = {i["verdict"] for i in res["performance"]["inputs"]}
+        if verdicts == {"indistinguishable"}:
+            break
+    assert verdicts == {"indistinguishable"}
+    assert failure(res) == ("performance", "no-speedup")
+
+
+@pytest.mark.parametrize("kind,stage,rule", [
+    ("wrong_value", "functional", "wrong-value"),
+    ("wrong_message", "functional", "wrong-exception"),
+    ("mutates", "functional", "mutated-argument"),
+    ("forbidden_import", "compliance", "forbidden-import"),
+    ("dynamic_import", "compliance", "escape-hatch"),
+])
+def test_candidates_fail_before_timing(task, kind, stage, rule):
+    res = run(task, CAND / kind)
+    assert failure(res) == (stage, rule), res["failure"]
+    assert res["performance"]["ran"] is False
+    if stage == "compliance":
+        assert res["functional"]["ran"] is False
+        f = res["compliance"]["findings"][0]
+        assert f["file"] == "dedupe.py" and f["line"] > 0
+    else:
+        assert 0 < res["functional"]["failed"] < res["functional"]["total"]
+
+
+def test_wrong_message_diff_is_readable(task):
+    res = run(task, CAND / "wrong_message")
+    item = next(i for i in res["functional"]["items"] if not i["passed"])
+    assert item["id"] == "tuple-arg/0/result"
+    assert item["diff"] == ["exception message: expected 'records must be a list', "
+                            "got 'records must be a list, got tuple'"]
+
+
+def test_slower_candidate(task):
+    res = run(task, CAND / "slower")
+    assert failure(res) == ("performance", "slower")
+    assert res["functional"]["failed"] == 0
+
+
+def test_caching_across_calls_is_caught(task):
+    res = run(task, CAND / "caching")
+    assert res["functional"]["failed"] == 0  # it passes every held-out case
+    assert failure(res) == ("performance", "timing-violation")
+    assert "caching across calls" in res["failure"]["reason"]
+
+
+def test_timer_tampering_is_caught(tmp_path):
+    # With `sys` permitted, only the timing check stands between this
+    # candidate and a halved cost.
+    task = quick_task(tmp_path, "module", "dedupe", allow_imports=["sys"])
+    res = run(task, CAND / "timer_patch")
+    assert res["compliance"]["compliant"]
+    assert failure(res) == ("performance", "timing-violation")
+    assert "timer was tampered with" in res["failure"]["reason"]
+
+
+def test_cli_eval_writes_result_and_reward(task, tmp_path):
+    reward = tmp_path / "reward.json"
+    r = CliRunner().invoke(main, ["eval", str(task), "--candidate", str(CAND / "wrong_value"),
+                                  "--out", str(tmp_path / "out"), "--reward", str(reward)])
+    assert r.exit_code == 0, r.output
+    assert "functional 84/85 items passed" in r.output or "items passed" in r.output
+    assert "FAIL" in r.output
+    data = json.loads(reward.read_text())
+    assert set(data) == {"reward", "speedup", "functional_pass_rate", "compliant"}
+    assert data["reward"] == 0.0 and data["compliant"] == 1.0
+    assert 0 < data["functional_pass_rate"] < 1
+    assert (tmp_path / "out" / "module-dedupe" / "result.json").is_file()
