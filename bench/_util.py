@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from frontier_measure.display import table
@@ -24,34 +23,38 @@ def busy_binary() -> str:
     return str(out)
 
 
+def _run_ns(exe: str, iters: int) -> int:
+    from frontier_measure import _core
+
+    spec = _core.ProcessSpec()
+    spec.argv = [exe, str(iters)]
+    return _core.run_process(spec).wall_ns
+
+
 def iterations_for(ms: float) -> int:
-    """Busy-loop iterations that take about `ms` milliseconds here."""
+    """Busy-loop iterations whose work (start-up excluded) takes about `ms` here."""
     exe = busy_binary()
+    startup = min(_run_ns(exe, 0) for _ in range(5))
     n = 1_000_000
     while True:
-        t0 = time.perf_counter()
-        subprocess.run([exe, str(n)], check=True)
-        dt = time.perf_counter() - t0
-        if dt > 0.02:
-            return int(n * ms / 1000.0 / dt)
+        work = min(_run_ns(exe, n) for _ in range(3)) - startup
+        if work > 20e6:
+            return int(n * ms * 1e6 / work)
         n *= 4
 
 
-def startup_fraction(exe: str, n: int, reps: int = 31) -> float:
+def startup_fraction(exe: str, n: int, reps: int = 61) -> float:
     """Process start-up s as a fraction of the work W of `n` iterations, so a
     command doing k N iterations against N has true ratio (s/W + k)/(s/W + 1).
-    Medians of many runs, measured through the core's process runner."""
+    Runs of 0 and of n iterations alternate, so both see the same machine."""
     import statistics
 
-    from frontier_measure import _core
-
-    def median_ns(iters: int) -> float:
-        s = _core.ProcessSpec()
-        s.argv = [exe, str(iters)]
-        return statistics.median(_core.run_process(s).wall_ns for _ in range(reps))
-
-    startup = median_ns(0)
-    return startup / (median_ns(n) - startup)
+    empty, full = [], []
+    for _ in range(reps):
+        empty.append(_run_ns(exe, 0))
+        full.append(_run_ns(exe, n))
+    startup = statistics.median(empty)
+    return startup / (statistics.median(full) - startup)
 
 
 def true_ratio(k: float, fraction: float) -> float:

@@ -41,7 +41,7 @@ def main() -> None:
     args = ap.parse_args()
     rounds = args.rounds if args.rounds == "auto" else int(args.rounds)
     exe = busy_binary()
-    n = iterations_for(10.0)
+    n = iterations_for(30.0)
     cmd_truth = true_ratio(1.1, startup_fraction(exe, n))
     cases = [
         ("callables, 11 vs 10 chunks", lambda: (chunks(11), chunks(10)), 1.10),

@@ -203,9 +203,10 @@ def compare(
 
     Each side is a zero-argument callable, a command (a string split like a
     shell would, or an argv list; `shell=True` runs the string through /bin/sh),
-    or a `_core.Side`. With rounds="auto", rounds are added in blocks until the
-    interval's half-width is at most `precision` (in log space, 0.01 ~ +-1%),
-    `max_rounds` is reached or `max_time` seconds of rounds have passed.
+    or a `_core.Side`. With rounds="auto", a pilot of `min_rounds` rounds sizes
+    one extension meant to bring the interval's half-width to `precision` (in
+    log space, 0.01 ~ +-1%), within `max_rounds` and `max_time` seconds; see
+    `run_rounds`.
     """
     if cost not in COSTS:
         raise ValueError(f"unknown cost '{cost}' (choose from {', '.join(COSTS)})")
@@ -230,40 +231,11 @@ def compare(
     batch_cost(probe, cost)
     ref.suspend()
 
-    fixed = rounds != "auto"
-    first_block = int(rounds) if fixed else min_rounds
-    if fixed and first_block < 1:
-        raise ValueError("rounds must be at least 1")
-    total_planned = first_block if fixed else max_rounds
-    collected: list[Any] = []
-    block_seed = seed
-
-    def report(done: int, _total: int) -> None:
-        if progress is not None:
-            progress(len(collected) + done, total_planned)
-
-    rounds_started = time.perf_counter()
-    plan = _core.Plan(loops=n_loops, warmup=warmup, rounds=first_block, seed=block_seed)
-    collected.extend(_core.run_paired(ref, cand, plan, report, 0))
-    summary = _summarize(collected, cost, confidence, threshold)
-    while not fixed:
-        hw = summary.half_width
-        if hw is not None and hw <= precision:
-            break
-        if len(collected) >= max_rounds or time.perf_counter() - rounds_started >= max_time:
-            if hw is not None and hw > precision:
-                warnings.append(
-                    f"stopped at {len(collected)} rounds with interval half-width {hw:.2%} "
-                    f"(> {precision:.2%} asked): budget reached"
-                )
-            break
-        block_seed += 1
-        block = min(max(10, len(collected) // 2), max_rounds - len(collected))
-        plan = _core.Plan(loops=n_loops, warmup=0, rounds=block, seed=block_seed)
-        collected.extend(_core.run_paired(ref, cand, plan, report, len(collected)))
-        summary = _summarize(collected, cost, confidence, threshold)
-    if progress is not None:
-        progress(len(collected), len(collected))
+    collected, summary, plan_warnings = run_rounds(
+        ref, cand, loops=n_loops, cost=cost, rounds=rounds, warmup=warmup, confidence=confidence,
+        threshold=threshold, precision=precision, max_time=max_time, min_rounds=min_rounds,
+        max_rounds=max_rounds, seed=seed, progress=progress)
+    warnings.extend(plan_warnings)
 
     ref_costs = [batch_cost(r.reference, cost) for r in collected]
     cand_costs = [batch_cost(r.candidate, cost) for r in collected]
@@ -303,6 +275,72 @@ def compare(
         environment=environment(),
         warnings=warnings,
     )
+
+
+def run_rounds(
+    reference: _core.Side,
+    candidate: _core.Side,
+    *,
+    loops: int,
+    cost: str,
+    rounds: int | Literal["auto"] = "auto",
+    warmup: int = 2,
+    confidence: float = 0.95,
+    threshold: float | None = None,
+    precision: float = 0.01,
+    max_time: float = 10.0,
+    min_rounds: int = 20,
+    max_rounds: int = 2000,
+    seed: int = 0,
+    progress: Progress | None = None,
+) -> tuple[list[Any], stats.Summary, list[str]]:
+    """Warm-up and paired rounds for two ready sides; the summary of their costs.
+
+    rounds="auto" is a two-stage plan: a pilot of `min_rounds` rounds, then one
+    extension sized from the pilot's interval (half-width shrinks as 1/sqrt(n))
+    to reach `precision`, within `max_rounds` and the `max_time` budget. The
+    interval is looked at once after the pilot and never again: stopping as
+    soon as an interval happens to look narrow would make intervals too narrow
+    on average (optional stopping), and coverage would fall below its level.
+    """
+    fixed = rounds != "auto"
+    pilot = int(rounds) if fixed else max(min_rounds, stats.MIN_ROUNDS)
+    if pilot < 1:
+        raise ValueError("rounds must be at least 1")
+    warnings: list[str] = []
+    planned = pilot
+
+    def report(done: int, _total: int, offset: int = 0) -> None:
+        if progress is not None:
+            progress(offset + done, planned)
+
+    t0 = time.perf_counter()
+    plan = _core.Plan(loops=loops, warmup=warmup, rounds=pilot, seed=seed)
+    collected = list(_core.run_paired(reference, candidate, plan, report, 0))
+    summary = _summarize(collected, cost, confidence, threshold)
+    hw = summary.half_width
+    if not fixed and (hw is None or hw > precision):
+        per_round = (time.perf_counter() - t0) / pilot
+        wanted = max_rounds if hw is None else math.ceil(pilot * 1.25 * (hw / precision) ** 2)
+        affordable = pilot + int(max(0.0, max_time - (time.perf_counter() - t0)) / per_round)
+        total = min(wanted, max_rounds, affordable)
+        extra = total - pilot
+        extra -= extra % 2  # whole AB/BA pairs keep the order balanced
+        if extra > 0:
+            planned = pilot + extra
+            plan = _core.Plan(loops=loops, warmup=0, rounds=extra, seed=seed + 1)
+            collected.extend(_core.run_paired(
+                reference, candidate, plan, lambda d, t: report(d, t, pilot), pilot))
+            summary = _summarize(collected, cost, confidence, threshold)
+        if total < wanted and summary.half_width is not None and summary.half_width > precision:
+            warnings.append(
+                f"stopped at {len(collected)} rounds with interval half-width "
+                f"{summary.half_width:.2%} (> {precision:.2%} asked): the "
+                f"{'round' if total == max_rounds else 'time'} budget was reached"
+            )
+    if progress is not None:
+        progress(len(collected), len(collected))
+    return collected, summary, warnings
 
 
 def _summarize(collected: list[Any], cost: str, confidence: float, threshold: float | None) -> stats.Summary:
