@@ -1,0 +1,137 @@
+"""The module/package runner: worker processes, isolation, failures of the
+candidate's process, and recording of golden outputs."""
+
+from __future__ import annotations
+
+import json
+import os
+import pwd
+import shutil
+from pathlib import Path
+
+import pytest
+
+from eval_support import ROOT, quick_task
+from frontier_measure.record import record
+from frontier_measure.runners.module import ACCOUNTS, ModuleSession, WorkerFailure
+from frontier_measure.task import load
+
+DEDUPE = ROOT / "tasks" / "module" / "dedupe"
+
+
+def candidate(tmp_path: Path, source: str) -> Path:
+    d = tmp_path / "cand"
+    d.mkdir(exist_ok=True)
+    (d / "dedupe.py").write_text(source)
+    return d
+
+
+PROBE = '''
+import os
+
+
+def dedupe(records, key=None, verbose=False):
+    return list(records)
+
+
+def probe(path):
+    try:
+        with open(path, "rb") as f:
+            return f.read(16)
+    except OSError as exc:
+        return type(exc).__name__
+
+
+def whoami():
+    return os.getuid()
+'''
+
+
+@pytest.mark.needs_root
+def test_worker_runs_as_its_own_account_and_cannot_read_held_out_data(tmp_path):
+    task = load(DEDUPE)
+    golden = str(task.golden_path)
+    with ModuleSession(task, candidate(tmp_path, PROBE)) as session:
+        w = session.spawn("candidate")
+        try:
+            items = w.request({"cmd": "observe", "ops": [
+                {"kind": "call", "target": "whoami", "args": [], "kwargs": {}},
+                {"kind": "call", "target": "probe", "args": [golden], "kwargs": {}},
+                {"kind": "call", "target": "probe",
+                 "args": [str(task.reference_dir / "dedupe.py")], "kwargs": {}},
+            ]}, 10)["items"]
+        finally:
+            w.close()
+        assert items["0/result"] == pwd.getpwnam(ACCOUNTS["candidate"]).pw_uid
+        assert items["1/result"] == "PermissionError"
+        # The reference's own copy is private to the reference's account too.
+        ref_copy = session.dirs["reference"] / "dedupe.py"
+        w = session.spawn("candidate")
+        try:
+            leak = w.request({"cmd": "observe", "ops": [
+                {"kind": "call", "target": "probe", "args": [str(ref_copy)], "kwargs": {}}]}, 10)
+        finally:
+            w.close()
+        assert leak["items"]["0/result"] == "PermissionError"
+    # The guard is lifted afterwards.
+    assert os.stat(task.tests_dir).st_mode & 0o005
+
+
+def test_hanging_case_times_out_and_the_rest_still_run(tmp_path):
+    task_dir = quick_task(tmp_path, "module", "dedupe")
+    toml = task_dir / "task.toml"
+    toml.write_text(toml.read_text().replace("case_timeout_s = 20", "case_timeout_s = 2"))
+    src = (DEDUPE / "solution" / "workspace" / "dedupe.py").read_text().replace(
+        "    kept = []\n", "    kept = []\n    while records == [] and not verbose:\n        pass\n", 1)
+    task = load(task_dir)
+    with ModuleSession(task, candidate(tmp_path, src), guard=False) as session:
+        obs = session.observe("candidate", task.cases())
+    assert obs.failures == {"empty": "timed out after 2 s"}
+    assert "verbose-empty/0/result" in obs.items and "random-3/0/result" in obs.items
+
+
+def test_candidate_that_breaks_on_import_or_exits(tmp_path):
+    task = load(DEDUPE)
+    for source, expect in [
+        ("raise RuntimeError('no')\n", "importing 'dedupe' raised RuntimeError: no"),
+        ("import os\nos._exit(3)\n", "worker exited (exit code 3)"),
+    ]:
+        with ModuleSession(task, candidate(tmp_path, source), guard=False) as session:
+            obs = session.observe("candidate", task.cases()[:3])
+            assert set(obs.failures) == {"small-ints", "empty", "unique"}
+            assert all(r.startswith(expect) for r in obs.failures.values()), obs.failures
+            with pytest.raises(WorkerFailure):
+                session.spawn("candidate")
+
+
+def test_output_printed_by_the_candidate_cannot_corrupt_the_protocol(tmp_path):
+    src = ("import os, sys\n"
+           "def dedupe(records, key=None, verbose=False):\n"
+           "    os.write(1, b'garbage on fd 1')\n"
+           "    print('to stdout')\n"
+           "    sys.stderr.write('to stderr')\n"
+           "    return list(records)\n")
+    task = load(DEDUPE)
+    with ModuleSession(task, candidate(tmp_path, src), guard=False) as session:
+        obs = session.observe("candidate", task.cases()[:1])
+    assert obs.failures == {}
+    assert obs.items["small-ints/0/stdout"] == "to stdout\n"
+
+
+def test_record_keeps_stable_items_and_lists_the_others(tmp_path):
+    task_dir = tmp_path / "dedupe"
+    shutil.copytree(DEDUPE, task_dir)
+    ref = task_dir / "environment" / "workspace" / "dedupe.py"
+    # The process id varies between recordings: those items must be excluded.
+    ref.write_text("import os\n" + ref.read_text().replace(
+        'print(f"dedupe: kept {len(kept)} of {len(records)} records")',
+        'print(f"dedupe: kept {len(kept)} of {len(records)} records (pid {os.getpid()})")'))
+    task = load(task_dir)
+    golden = record(task, runs=3)
+    assert golden["runs"] == 3
+    assert set(golden["excluded"]) == {"verbose/0/stdout", "verbose-empty/0/stdout"}
+    assert "varied between recordings" in golden["excluded"]["verbose/0/stdout"]
+    assert "verbose/0/result" in golden["items"]
+    stored = json.loads(task.golden_path.read_text())
+    assert stored["items"] == golden["items"] and stored["excluded"] == golden["excluded"]
+    assert stored["reference_digest"] == golden["reference_digest"]
