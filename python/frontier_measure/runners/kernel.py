@@ -20,6 +20,8 @@ Settings, in task.toml:
 
     [metadata.frontier.kernel]
     sources = ["kernel.c"]          # the side's files, relative to its workspace
+    headers = ["cell.h"]            # fixed interface headers in tests/, used instead of
+                                    # any copy the side ships (the side cannot change them)
     harness = "tests/harness.c"     # evaluator-held main()
     inputs = "tests/inputs.py"      # cases() and timing_inputs(): [{"id", "stdin": bytes}]
     machine = "default"             # simulators/machines/<name>.machine
@@ -38,6 +40,8 @@ import datetime as _dt
 import hashlib
 import importlib.util
 import json
+import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -67,6 +71,7 @@ class KernelTask:
     threshold: float
     repetitions: int
     sources: list[str]
+    headers: list[str]
     harness: Path
     inputs: Path
     machine: str
@@ -136,6 +141,7 @@ def load(path: str | Path) -> KernelTask:
         threshold=float(fr.get("threshold", 1.0)),
         repetitions=int(fr.get("repetitions", 5)),
         sources=list(k.get("sources", ["kernel.c"])),
+        headers=list(k.get("headers", [])),
         harness=root / k.get("harness", "tests/harness.c"),
         inputs=root / k.get("inputs", "tests/inputs.py"),
         machine=str(k.get("machine", "default")),
@@ -153,27 +159,54 @@ def load(path: str | Path) -> KernelTask:
 def reference_digest(task: KernelTask) -> str:
     """What the golden outputs were recorded from: reference sources, harness, inputs."""
     h = hashlib.sha256()
-    for p in [*(task.reference_dir / s for s in task.sources), task.harness, task.inputs]:
+    for p in [*(task.reference_dir / s for s in task.sources), task.harness, task.inputs,
+              *(task.path / "tests" / hd for hd in task.headers)]:
         h.update(p.name.encode() + b"\0" + p.read_bytes())
     return h.hexdigest()
 
 
-def build(task: KernelTask, side_dir: Path) -> Path:
-    """The side's sources linked with the harness into a static riscv64 ELF (cached)."""
-    srcs = [side_dir / s for s in task.sources]
-    missing = [s.name for s in srcs if not s.is_file()]
+def stage(task: KernelTask, side_dir: Path) -> Path:
+    """A build directory with the side's sources and the task's fixed headers.
+
+    Compiling from here means `#include "cell.h"` always finds the task's
+    header, whatever copy the side ships. Named by content, so reused.
+    """
+    files = [(s, side_dir / s) for s in task.sources]
+    files += [(Path(hd).name, task.path / "tests" / hd) for hd in task.headers]
+    missing = [name for name, p in files if not p.is_file()]
     if missing:
         raise sim.CompileError(f"missing source(s): {', '.join(missing)}")
-    return sim.cached_build([*srcs, task.harness], CACHE, opt=task.opt,
-                            flags=["-I", str(side_dir)])
+    h = hashlib.sha256()
+    for name, p in files:
+        h.update(name.encode() + b"\0" + p.read_bytes() + b"\0")
+    dest = CACHE / "src" / h.hexdigest()[:20]
+    if not dest.is_dir():
+        tmp = dest.with_name(f"{dest.name}.tmp{os.getpid()}")
+        tmp.mkdir(parents=True, exist_ok=True)
+        for name, p in files:
+            (tmp / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(p, tmp / name)
+        try:
+            tmp.rename(dest)
+        except OSError:  # another process staged the same content first
+            shutil.rmtree(tmp, ignore_errors=True)
+    return dest
+
+
+def build(task: KernelTask, side_dir: Path) -> Path:
+    """The side's sources linked with the harness into a static riscv64 ELF (cached)."""
+    src = stage(task, side_dir)
+    return sim.cached_build([*(src / s for s in task.sources), task.harness], CACHE,
+                            opt=task.opt, flags=["-I", str(src)])
 
 
 def compile_object(task: KernelTask, side_dir: Path, out: Path) -> Path:
     """The side's sources alone, as one relocatable object (for symbol inspection)."""
+    src = stage(task, side_dir)
     objs = []
     for s in task.sources:
         o = out.with_name(f"{Path(s).stem}.o")
-        cmd = [*sim.compiler(), "-c", task.opt, "-I", str(side_dir), str(side_dir / s), "-o", str(o)]
+        cmd = [*sim.compiler(), "-c", task.opt, "-I", str(src), str(src / s), "-o", str(o)]
         r = subprocess.run(cmd, capture_output=True, text=True)
         if r.returncode != 0:
             raise sim.CompileError(r.stderr.strip())
