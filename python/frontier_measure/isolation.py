@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import ctypes
+import fcntl
 import json
 import os
 import pwd
@@ -42,10 +44,13 @@ from typing import Any
 from . import _core
 
 SIDES = ("reference", "candidate")
-# Two evaluators running at once on one machine must use different accounts:
-# each kills every process of its sides' accounts between commands.
+# The first pair of accounts; evaluators running at the same time on one
+# machine claim further pairs (fm-ref1/fm-cand1, ...), see `claim_accounts`.
 ACCOUNTS = {"reference": os.environ.get("FM_ACCOUNT_REFERENCE", "fm-ref"),
             "candidate": os.environ.get("FM_ACCOUNT_CANDIDATE", "fm-cand")}
+MAX_ACCOUNT_PAIRS = 16
+_LOCK_DIR = Path(os.environ.get("FM_LOCK_DIR", "/run/lock" if Path("/run/lock").is_dir()
+                                else tempfile.gettempdir()))
 DEFAULT_IMAGE = os.environ.get("FM_DOCKER_IMAGE", "frontier-measure/base:bookworm-1")
 BACKENDS = ("local", "docker")
 # Where the in-container timing wrapper lives (bind-mounted read-only).
@@ -168,24 +173,62 @@ def ensure_account(name: str) -> tuple[int, int]:
     return pw.pw_uid, pw.pw_gid
 
 
+def claim_accounts() -> tuple[dict[str, str], int]:
+    """A pair of side accounts no other evaluator on this machine is using,
+    and the open lock file that holds the claim (close it to release).
+
+    Each backend kills every process of its accounts between commands, so two
+    evaluators sharing a pair would kill each other's sides."""
+    for n in range(MAX_ACCOUNT_PAIRS):
+        fd = os.open(_LOCK_DIR / f"frontier-measure-accounts-{n}.lock",
+                     os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            continue
+        suffix = str(n) if n else ""
+        return {s: ACCOUNTS[s] + suffix for s in SIDES}, fd
+    raise _core.IsolationError(f"all {MAX_ACCOUNT_PAIRS} pairs of side accounts are in use")
+
+
 # --------------------------------------------------------------------- /proc helpers
 
 
 def _proc_uids(pid: str) -> tuple[int, str] | None:
     """(real uid, state) of a process, None if gone."""
+    info = _proc_info(pid)
+    return (info[0], info[1]) if info else None
+
+
+def _proc_info(pid: str) -> tuple[int, str, int] | None:
+    """(real uid, state, parent pid) of a process, None if gone."""
     try:
         with open(f"/proc/{pid}/status") as f:
-            uid = -1
+            uid = ppid = -1
             state = "?"
             for line in f:
                 if line.startswith("State:"):
                     state = line.split()[1]
+                elif line.startswith("PPid:"):
+                    ppid = int(line.split()[1])
                 elif line.startswith("Uid:"):
                     uid = int(line.split()[1])
                     break
-            return uid, state
+            return uid, state, ppid
     except (OSError, ValueError, IndexError):
         return None
+
+
+def _become_subreaper() -> bool:
+    # Orphans of the sides then become our children instead of init's, and we
+    # reap them at once: some inits reap slowly, and until a killed process is
+    # reaped it still counts against its account's process limit.
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return int(libc.prctl(36, 1, 0, 0, 0)) == 0  # PR_SET_CHILD_SUBREAPER
+    except (OSError, AttributeError):
+        return False
 
 
 def processes_of_uid(uid: int, zombies: bool = False) -> list[int]:
@@ -255,6 +298,15 @@ class Backend(ABC):
         self._guarded: list[tuple[Path, int]] = []
         self.notes: list[str] = []
         self._closed = False
+        self.accounts: dict[str, str] = dict(ACCOUNTS)
+        self._account_lock: int | None = None
+
+    def _side_accounts(self) -> dict[str, tuple[int, int]]:
+        """(uid, gid) per side: a claimed pair of accounts as root, else ours."""
+        if not is_root():
+            return {s: (os.getuid(), os.getgid()) for s in SIDES}
+        self.accounts, self._account_lock = claim_accounts()
+        return {s: ensure_account(self.accounts[s]) for s in SIDES}
 
     # -- areas
     def _make_areas(self, uids: Mapping[str, tuple[int, int]]) -> None:
@@ -384,7 +436,7 @@ class Backend(ABC):
         return {
             "backend": self.name,
             "account_switch": is_root(),
-            "accounts": {s: ACCOUNTS[s] for s in SIDES} if is_root() else None,
+            "accounts": dict(self.accounts) if is_root() else None,
             "policy": self.policy.to_dict(),
             "notes": list(self.notes),
         }
@@ -404,6 +456,9 @@ class Backend(ABC):
             subprocess.run(["umount", "-l", str(area)], capture_output=True)
         if self._base is not None:
             shutil.rmtree(self._base, ignore_errors=True)
+        if self._account_lock is not None:
+            os.close(self._account_lock)
+            self._account_lock = None
 
     def __enter__(self) -> Backend:
         return self
@@ -424,10 +479,11 @@ class LocalBackend(Backend):
         super().__init__(policy)
         self._tokens = {s: secrets.token_hex(8) for s in SIDES}
         self.last_leftover: list[str] = []
+        uids = self._side_accounts()
         if is_root():
-            uids = {s: ensure_account(ACCOUNTS[s]) for s in SIDES}
+            self._subreaper = _become_subreaper()
         else:
-            uids = {s: (os.getuid(), os.getgid()) for s in SIDES}
+            self._subreaper = False
             self.notes.append(
                 "not root: both sides run as the evaluator's account (no account switch), so "
                 "they could read or change the evaluator's files and each other's; the process "
@@ -533,8 +589,19 @@ class LocalBackend(Backend):
             return
         uid = self._owners[side][0]
         deadline = time.monotonic() + limit_s
-        while processes_of_uid(uid, zombies=True) and time.monotonic() < deadline:
-            time.sleep(0.01)
+        me = os.getpid()
+        while time.monotonic() < deadline:
+            left = processes_of_uid(uid, zombies=True)
+            if not left:
+                return
+            for pid in left:
+                info = _proc_info(str(pid))
+                # Only orphans that came to us as subreaper: the runner has
+                # already reaped every process it started itself.
+                if info and info[1] == "Z" and info[2] == me:
+                    with contextlib.suppress(ChildProcessError):
+                        os.waitpid(pid, os.WNOHANG)
+            time.sleep(0.002)
 
     def suspend(self, side: str) -> None:
         # Between commands a side has no business running: anything alive is a
@@ -591,10 +658,7 @@ class DockerBackend(Backend):
             raise _core.IsolationError(
                 f"Docker image {image} not found: scripts/docker-image.sh builds it"
             ) from exc
-        if is_root():
-            uids = {s: ensure_account(ACCOUNTS[s]) for s in SIDES}
-        else:
-            uids = {s: (os.getuid(), os.getgid()) for s in SIDES}
+        uids = self._side_accounts()
         self._make_areas(uids)
         self.containers: dict[str, Any] = {}
         self._paused: dict[str, bool] = {}

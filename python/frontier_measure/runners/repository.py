@@ -524,13 +524,16 @@ MAX_TIMEOUTS = 2  # after this many timed-out commands the rest of the cases are
 
 
 def evaluate(task_dir: str | Path, candidate_dir: str | Path | None = None, *,
-             isolation: str = "local", backend: Backend | None = None, timing: bool = True,
+             isolation: str | None = None, backend: Backend | None = None, timing: bool = True,
              max_time: float | None = None, command_timeout: float | None = None,
              only_cases: Sequence[str] | None = None,
              progress: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Functionality then performance of a candidate program (default: the
     task's oracle). Returns a plain dict for result.json. `only_cases`
-    restricts the functional stage to those cases (for quick checks)."""
+    restricts the functional stage to those cases (for quick checks).
+    `isolation` names the backend ('local' or 'docker'); by default the
+    FM_ISOLATION environment variable, else 'local'."""
+    isolation = isolation or os.environ.get("FM_ISOLATION", "local")
     settings = load_settings(task_dir)
     if command_timeout is not None:
         settings.command_timeout_s = command_timeout
@@ -636,7 +639,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ev = sub.add_parser("eval", help="evaluate a candidate (default: the oracle)")
     ev.add_argument("task")
     ev.add_argument("--candidate")
-    ev.add_argument("--isolation", choices=("local", "docker"), default="local")
+    ev.add_argument("--isolation", choices=("local", "docker"), default=None)
     ev.add_argument("--no-timing", action="store_true")
     ev.add_argument("--max-time", type=float, default=None, help="seconds of rounds per input")
     ev.add_argument("--json", dest="json_out")
