@@ -209,14 +209,23 @@ def record(task_dir: Path, runs: int | None) -> None:
               show_default=True, help="Where result.json files go (OUT/<scale>-<task>/).")
 @click.option("--reward", type=click.Path(dir_okay=False, path_type=Path),
               help="Also write the reward map (reward.json) here, after result.json.")
+@click.option("--isolation", type=click.Choice(["local", "docker"]), default=None,
+              help="Isolation backend of repository-scale sides (default: $FM_ISOLATION or "
+                   "local): own accounts and limits here, or one container per side.")
 @_task_errors
-def eval_cmd(target: Path, candidate: Path | None, out: Path, reward: Path | None) -> None:
+def eval_cmd(target: Path, candidate: Path | None, out: Path, reward: Path | None,
+             isolation: str | None) -> None:
     """Evaluate a candidate on a task, or the oracles of every task below TARGET.
 
     Compliance, then functionality (held-out cases vs golden outputs), then
     paired timing per timing input; strict success needs all three.
     """
+    import os
     import time
+
+    if isolation:
+        # Read by the repository runner (runners/repository.py) when it opens a backend.
+        os.environ["FM_ISOLATION"] = isolation
 
     from . import evalview
     from .evaluate import evaluate
