@@ -182,7 +182,16 @@ def _delegate(task: Task, candidate: str | Path | None, res: dict[str, Any],
     except (ImportError, AttributeError):
         raise TaskError(task.path, [f"task.toml [metadata.frontier].scale: no evaluator for "
                                     f"scale '{task.scale}' in this installation"]) from None
-    raw = run(task.path, candidate, progress=progress)
+    import inspect
+
+    kwargs = {"progress": progress} if "progress" in inspect.signature(run).parameters else {}
+    raw = run(task.path, candidate, **kwargs)
+    if raw.get("schema") == results.SCHEMA:
+        # The scale's evaluator already speaks result.json.
+        for key in list(res):
+            res.pop(key)
+        res.update(raw)
+        return
     res["details"] = raw
     res["isolation"] = raw.get("isolation")
     comp = raw.get("compliance") or {"compliant": True, "findings": []}

@@ -25,10 +25,12 @@ def evaluation(res: dict[str, Any]) -> str:
         lines.append(f"           {where}: [{f['rule']}] {f['detail']}")
     fun = res.get("functional") or {}
     if fun.get("ran"):
-        lines.append(f"functional {fun['summary']}"
-                     + (f" ({fun['excluded']} unstable items excluded)" if fun["excluded"] else ""))
+        summary = fun.get("summary") or f"{fun.get('passed')}/{fun.get('total')} items passed"
+        excluded = fun.get("excluded") or 0
+        lines.append(f"functional {summary}"
+                     + (f" ({excluded} unstable items excluded)" if excluded else ""))
         shown = 0
-        for item in fun["items"]:
+        for item in fun.get("items", []):
             if not item["passed"] and shown < 5:
                 shown += 1
                 lines.append(f"           FAIL {item['id']}")
@@ -36,16 +38,18 @@ def evaluation(res: dict[str, Any]) -> str:
     perf = res.get("performance") or {}
     if perf.get("ran"):
         rows = []
-        for i in perf["inputs"]:
+        for i in perf.get("inputs", []):
             if i.get("error"):
-                rows.append([i["id"], i.get("size"), "-", "-", "-", "-", "violation"])
+                rows.append([i.get("id"), i.get("size"), "-", "-", "-", "-", "violation"])
                 continue
-            ci = f"{ratio(i['ci_low'])}..{ratio(i['ci_high'])}"
-            rows.append([i["id"], i.get("size"), i["rounds"], i["loops"],
-                         human(i["candidate_median"], perf["unit"]),
-                         f"{ratio(i['speedup'])} [{ci}]",
-                         (i["verdict"] if i["verdict"] != "indistinguishable" else "no speedup")
-                         + (" >=thr" if i["meets_threshold"] else "")])
+            ci = f"{ratio(i.get('ci_low'))}..{ratio(i.get('ci_high'))}"
+            verdict = i.get("verdict") or "-"
+            cand = i.get("candidate_median")
+            rows.append([i.get("id"), i.get("size"), i.get("rounds"), i.get("loops"),
+                         human(cand, perf.get("unit", "ns")) if cand is not None else "-",
+                         f"{ratio(i.get('speedup'))} [{ci}]",
+                         (verdict if verdict != "indistinguishable" else "no speedup")
+                         + (" >=thr" if i.get("meets_threshold") else "")])
         lines.append("")
         lines.append(table(["timing input", "size", "rounds", "loops", "candidate/call",
                             "speedup [95% CI]", "verdict"], rows, "lrrrrrl"))
@@ -71,7 +75,8 @@ def suite(rows: list[dict[str, Any]]) -> str:
         out.append([
             f"{r['task']['scale']}/{r['task']['name'].split('/')[-1]}",
             _yn((r.get("compliance") or {}).get("compliant")),
-            fun.get("summary", "-").replace(" items passed", ""),
+            (fun.get("summary") or (f"{fun['passed']}/{fun['total']}" if "total" in fun else "-")
+             ).replace(" items passed", ""),
             f"{ratio(perf.get('speedup'))} (>= {r['task']['threshold']:g}x)"
             if perf.get("ran") else "-",
             rounds or "-",
