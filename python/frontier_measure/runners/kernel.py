@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as _dt
+import functools
 import hashlib
 import importlib.util
 import json
@@ -235,10 +236,16 @@ def check_compliance(task: KernelTask, side_dir: Path) -> list[Finding]:
         return inspect_object(obj, task.rules, " + ".join(task.sources) + " (object)")
 
 
+@functools.lru_cache(maxsize=16)
+def _program(elf: Path) -> sim.Program:
+    # Builds are content-addressed files, so a path always means the same ELF.
+    return sim.load_elf(elf)
+
+
 def observe(task: KernelTask, elf: Path, stdin: bytes, *, timing: bool) -> dict[str, Any]:
     """One run: its items (stdout, exit_code) and, with timing, its statistics."""
     try:
-        r = sim.run(elf, stdin=stdin, machine=task.machine, argv=["kernel"],
+        r = sim.run(_program(elf), stdin=stdin, machine=task.machine, argv=["kernel"],
                     max_instructions=task.max_instructions, timing=timing)
     except sim.SimulatorFault as exc:
         return {"stdout": None, "exit_code": f"fault: {exc.code} at pc=0x{exc.pc:x}",
