@@ -41,6 +41,11 @@ def reference_digest(root: Path) -> str:
 def record(task: Task, runs: int | None = None,
            progress: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Record the reference's observations `runs` times and write tests/golden.json."""
+    if task.scale == "repository":
+        # Commands and directories, not calls: the repository runner records itself.
+        from .runners import repository
+
+        return repository.record_task(task.path, runs, progress=progress)
     from .runners import open_session
 
     runs = runs or task.repetitions
