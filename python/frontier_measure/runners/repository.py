@@ -323,6 +323,19 @@ def record(settings: RepoSettings, backend: Backend,
     }
 
 
+def record_task(task_dir: str | Path, runs: int | None = None, isolation: str | None = None,
+                progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Record the reference and write tests/golden.json; the golden document
+    (with `runs`, as the pipeline's record command reports it)."""
+    settings = load_settings(task_dir)
+    if runs:
+        settings.repetitions = runs
+    with open_backend(isolation or os.environ.get("FM_ISOLATION", "local")) as b:
+        golden = record(settings, b, progress=progress)
+    settings.golden_path.write_text(json.dumps(golden, indent=1, sort_keys=True) + "\n")
+    return {**golden, "runs": golden["recordings"]}
+
+
 def _ref_build(settings: RepoSettings) -> str:
     return settings.build if settings.reference_build is None else settings.reference_build
 
@@ -635,7 +648,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     sub = ap.add_subparsers(dest="command", required=True)
     rec = sub.add_parser("record", help="record the reference's golden outputs")
     rec.add_argument("task")
-    rec.add_argument("--isolation", choices=("local", "docker"), default="local")
+    rec.add_argument("--isolation", choices=("local", "docker"), default=None)
     ev = sub.add_parser("eval", help="evaluate a candidate (default: the oracle)")
     ev.add_argument("task")
     ev.add_argument("--candidate")
@@ -646,12 +659,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = ap.parse_args(argv)
     try:
         if args.command == "record":
-            settings = load_settings(args.task)
-            with open_backend(args.isolation) as b:
-                golden = record(settings, b, progress=lambda m: print(m, flush=True))
-            settings.golden_path.write_text(json.dumps(golden, indent=1, sort_keys=True) + "\n")
+            golden = record_task(args.task, isolation=args.isolation,
+                                 progress=lambda m: print(m, flush=True))
             print(f"{len(golden['items'])} items recorded, {len(golden['excluded'])} excluded "
-                  f"-> {settings.golden_path}")
+                  f"-> {Path(args.task) / 'tests' / 'golden.json'}")
             return 0
         result = evaluate(args.task, args.candidate, isolation=args.isolation,
                           timing=not args.no_timing, max_time=args.max_time,
