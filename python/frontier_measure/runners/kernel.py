@@ -254,9 +254,19 @@ def observe(task: KernelTask, elf: Path, stdin: bytes, *, timing: bool) -> dict[
             "stats": r.stats}
 
 
-def record(task_dir: str | Path) -> dict[str, Any]:
+def record_task(task_dir: str | Path, runs: int | None = None,
+                progress: Any = None) -> dict[str, Any]:
+    """record() with the signature record.py uses for scales that record themselves."""
+    if progress:
+        progress("recording")
+    return record(task_dir, runs)
+
+
+def record(task_dir: str | Path, runs: int | None = None) -> dict[str, Any]:
     """Run the reference `repetitions` times on every case; keep the stable items."""
     task = load(task_dir)
+    if runs:
+        task.repetitions = runs
     elf = build(task, task.reference_dir)
     items: dict[str, Any] = {}
     excluded: dict[str, str] = {}
