@@ -41,6 +41,17 @@ def test_settings_and_cases_load():
     assert sorted(t.size for t in s.timing_inputs) == [20000, 100000]
     golden = rp.load_golden(s)
     assert len(golden["items"]) >= 300 and golden["recordings"] == 5
+    # The one case that writes a timestamp: that path is excluded, the rest kept.
+    assert "stamped-run/0/files:stamp.txt" in golden["excluded"]
+    assert "stamp.txt" not in golden["items"]["stamped-run/1/files"]
+    assert "small.log" in golden["items"]["stamped-run/1/files"]
+
+
+def test_command_line_eval_without_timing(capsys):
+    code = rp.main(["eval", str(TASK), "--no-timing", "--candidate", str(CANDIDATES / "wrong_exit")])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "functional: " in out and "FAILED" in out and "strict success: no" in out
 
 
 def test_snapshot_and_file_diff(tmp_path):
