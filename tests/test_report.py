@@ -381,3 +381,19 @@ def test_deterministic_cost_without_interval(tmp_path):
                    tables.scale_inputs(r, "kernel").rows[0], strict=True))
     assert row["95% CI"] == "—" and row["Speedup"] == "3.00×"
     assert "speedups-kernel" in rep.figures.all_figures(r)
+
+
+def test_functional_failure_without_a_failing_item(tmp_path):
+    res = result("t", "repository", inputs=[("a", 2.0)])
+    res["performance"] = {"ran": False}
+    res["strict_success"] = False
+    res["failure"] = {"stage": "functional", "rule": "stray-process",
+                      "reason": "case c1 left 1 process running after it ended"}
+    p = tmp_path / "r.json"
+    p.write_text(json.dumps(res))
+    r = rep.build([p])
+    a = r.attempts[0]
+    assert a.pass_rate == 1.0 and not a.functional
+    assert r.funnel().functional == 0
+    assert r.pass_rate_buckets() == {"<70%": 0, "70–99%": 0, ">99%": 1}
+    assert tables.nearest_misses(r).rows[0][7].startswith("case c1 left 1 process")

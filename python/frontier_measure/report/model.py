@@ -345,7 +345,10 @@ def attempt_from(data: dict[str, Any], source: str) -> Attempt:
     rate = _number(fun.get("pass_rate"))
     if rate is None and passed is not None and total:
         rate = passed / total
-    functional = fun_ran and bool(total) and passed == total and fun.get("failed", 0) == 0
+    # The evaluator's own verdict wins: a case can fail without a failing item (e.g. it
+    # left processes running), and then the attempt is not functional.
+    functional = (fun_ran and bool(total) and passed == total and fun.get("failed", 0) == 0
+                  and _text(failure.get("stage")) != "functional")
     inputs = [_input(d) for d in _list(perf.get("inputs")) if isinstance(d, dict)]
     timed = perf.get("ran") is True
     items = _list(fun.get("items"))
