@@ -271,14 +271,14 @@ def record(task_dir: str | Path, runs: int | None = None) -> dict[str, Any]:
     items: dict[str, Any] = {}
     excluded: dict[str, str] = {}
     for case in task.cases():
-        runs = [observe(task, elf, case["stdin"], timing=False) for _ in range(task.repetitions)]
-        if runs[0].get("fault"):
-            raise KernelTaskError(f"the reference faults on case {case['id']}: {runs[0]['fault']}")
+        obs = [observe(task, elf, case["stdin"], timing=False) for _ in range(task.repetitions)]
+        if obs[0].get("fault"):
+            raise KernelTaskError(f"the reference faults on case {case['id']}: {obs[0]['fault']}")
         for kind in ("stdout", "exit_code"):
-            values = [json.dumps(r[kind]) for r in runs]
+            values = [json.dumps(r[kind]) for r in obs]
             key = f"{case['id']}/{kind}"
             if len(set(values)) == 1:
-                items[key] = runs[0][kind]
+                items[key] = obs[0][kind]
             else:
                 excluded[key] = f"varied across {task.repetitions} recordings"
     golden = {"schema": GOLDEN_SCHEMA, "reference_digest": reference_digest(task),
