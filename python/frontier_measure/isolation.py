@@ -704,7 +704,7 @@ class DockerBackend(Backend):
     def side_path(self, side: str, rel: str = "") -> str:
         return f"{self.workdir}/{rel}" if rel else self.workdir
 
-    def _exec(self, side: str, argv: list[str], timeout: float) -> tuple[int, bytes]:
+    def _exec(self, side: str, argv: list[str]) -> tuple[int, bytes]:
         container = self.containers[side]
         self.resume(side)
         # exec_run has no timeout of its own; the wrapper enforces the command's,
@@ -712,7 +712,6 @@ class DockerBackend(Backend):
         # container's root and drops to the side's account for the command.
         r = container.exec_run(argv, user="0:0", workdir=self.workdir, demux=True)
         out, err = r.output
-        del timeout
         if r.exit_code != 0:
             raise _core.IsolationError(
                 f"timing wrapper failed in the {side}'s container (exit {r.exit_code}): "
@@ -746,8 +745,7 @@ class DockerBackend(Backend):
             "gid": self._owners[side][1],
         }
         t0 = time.perf_counter_ns()
-        _, out = self._exec(side, ["python3", "/opt/fm/run.py", json.dumps(request)],
-                            request["timeout"])
+        _, out = self._exec(side, ["python3", "/opt/fm/run.py", json.dumps(request)])
         host = time.perf_counter_ns() - t0
         try:
             reply = json.loads(out.decode().strip().splitlines()[-1])

@@ -204,7 +204,7 @@ def snapshot(root: Path) -> dict[str, str]:
             elif stat.S_ISREG(st.st_mode):
                 h = hashlib.sha256()
                 with open(p, "rb") as f:
-                    for block in iter(lambda f=f: f.read(1 << 20), b""):
+                    while block := f.read(1 << 20):
                         h.update(block)
                 out[rel] = f"file {mode} {st.st_size} {h.hexdigest()[:16]}"
             else:
@@ -277,11 +277,12 @@ def stable_items(recordings: Sequence[Mapping[str, Any]]) -> tuple[dict[str, Any
     excluded: list[str] = []
     for key in sorted(keys):
         values = [r.get(key) for r in recordings]
-        if key.endswith("/files") and all(isinstance(v, dict) for v in values):
-            paths = set().union(*values)
+        dirs = [v for v in values if isinstance(v, dict)]
+        if key.endswith("/files") and len(dirs) == len(values):
+            paths: set[str] = set().union(*dirs)
             keep = {}
             for p in sorted(paths):
-                entries = [v.get(p) for v in values]
+                entries = [v.get(p) for v in dirs]
                 if all(e == entries[0] for e in entries):
                     keep[p] = entries[0]
                 else:
