@@ -62,7 +62,7 @@ def test_given_attempt_numbers_and_labels_are_kept(tmp_path):
         p.write_text(json.dumps(result("t", candidate=cand, attempt=k, label=f"run-{k}")))
     r = rep.build([tmp_path])
     assert [(a.number, a.label) for a in r.tasks[0].attempts] == [(2, "run-2"), (5, "run-5")]
-    assert tables.scale_tasks(r, "module").flat_headers[2] == "#2 functional"
+    assert tables.scale_tasks(r, "module").flat_headers[4] == "#2 functional"
 
 
 def test_duplicate_attempt_numbers_fall_back_to_order(tmp_path):
@@ -86,16 +86,17 @@ def test_same_file_given_twice_counts_once(runs):
 def test_module_task_table(built):
     t = tables.scale_tasks(built, "module")
     assert t.flat_headers == [
-        "Task", "Threshold",
+        "Task", "Threshold", "Strict", "Best speedup",
         "#1 functional", "#1 speedup", "#1 strict", "#1 steps",
         "#2 functional", "#2 speedup", "#2 strict", "#2 steps",
-        "#3 functional", "#3 speedup", "#3 strict", "#3 steps", "Best speedup"]
+        "#3 functional", "#3 speedup", "#3 strict", "#3 steps"]
     dedupe = row_of(t, "dedupe")
     # the speedup shown is the worst input's
     first = [dedupe[f"#1 {c}"] for c in ("functional", "speedup", "strict")]
     assert first == ["✓", "3.10×", "✓"]
     assert dedupe["#3 steps"] == "7"
     assert dedupe["Best speedup"] == "3.10×"
+    assert dedupe["Strict"] == "3/3"
     hist = row_of(t, "histogram")
     assert (hist["#1 speedup"], hist["#1 strict"]) == ("1.20×", "✗")  # faster, below threshold
     assert (hist["#2 speedup"], hist["#2 strict"]) == ("0.70×", "✗")  # slower
@@ -114,8 +115,8 @@ def test_steps_column_only_when_present(built):
 
 def test_ragged_attempts_leave_cells_empty(built):
     t = tables.scale_tasks(built, "kernel")
-    assert t.flat_headers == ["Task", "Threshold", "#1 functional", "#1 speedup", "#1 strict",
-                              "Best speedup"]
+    assert t.flat_headers == ["Task", "Threshold", "Strict", "Best speedup", "#1 functional",
+                              "#1 speedup", "#1 strict"]
     lru = row_of(tables.scale_tasks(built, "package"), "lru")
     assert lru["#2 speedup"] == "1.01×"
 

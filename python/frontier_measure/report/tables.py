@@ -176,8 +176,9 @@ def scale_tasks(report: Report, scale: str) -> Table:
     tasks = report.tasks_of(scale)
     numbers = sorted({a.number for t in tasks for a in t.attempts})
     steps = any(a.steps is not None for t in tasks for a in t.attempts)
-    headers, align = ["Task", "Threshold"], "lr"
-    groups = [("", 2)]
+    # The per-task totals come first so they stay in view when many attempts scroll.
+    headers, align = ["Task", "Threshold", "Strict", "Best speedup"], "lrrr"
+    groups = [("", 4)]
     for n in numbers:
         headers += ["functional", "speedup", "strict"]
         align += "crc"
@@ -185,14 +186,13 @@ def scale_tasks(report: Report, scale: str) -> Table:
             headers.append("steps")
             align += "r"
         groups.append((f"#{n}", 4 if steps else 3))
-    headers.append("Best speedup")
-    align += "r"
-    groups.append(("", 1))
     rows = []
     for t in tasks:
         by_number = {a.number: a for a in t.attempts}
         all_failed = not t.solved
-        row = [t.name, threshold(t.threshold)]
+        strict = sum(a.strict for a in t.attempts)
+        row = [t.name, threshold(t.threshold), f"{strict}/{len(t.attempts)}",
+               NONE if all_failed else ratio(t.best_speedup)]
         for n in numbers:
             a = by_number.get(n)
             if a is None:
@@ -207,10 +207,10 @@ def scale_tasks(report: Report, scale: str) -> Table:
             row += [mark(a.functional), speed, mark(a.strict)]
             if steps:
                 row.append(number(a.steps))
-        row.append(NONE if all_failed else ratio(t.best_speedup))
         rows.append(row)
     return Table(f"tasks-{scale}", f"{scale} scale: tasks", headers, rows, align,
-                 ["#n: attempt n. Speedup: reference cost / candidate cost on the worst timing "
+                 ["Strict: attempts with strict success. #n: attempt n. "
+                  "Speedup: reference cost / candidate cost on the worst timing "
                   f"input. {NA}: functionality failed, so the attempt was not timed; "
                   f"{NONE}: no attempt of the task was functional."], groups)
 
