@@ -30,6 +30,9 @@ th[rowspan] { vertical-align: bottom; }
 th.group { background: #e8ecf0; border-bottom: 2px solid #c5ccd3; }
 td.group-start, th.group-start { border-left: 2px solid #c5ccd3; }
 table.grouped td, table.grouped th { padding: 4px 6px; }
+/* the task name stays visible while many attempts scroll sideways */
+table.grouped td:first-child { position: sticky; left: 0; background: #fff; z-index: 1; }
+table.grouped th[rowspan]:first-child { position: sticky; left: 0; z-index: 1; }
 td:first-child { white-space: nowrap; }
 td.l:last-child { min-width: 18em; }
 tbody tr:nth-child(even) td { background: #fafbfc; }
