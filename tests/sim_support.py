@@ -20,6 +20,7 @@ C_PROGRAMS: dict[str, list[str]] = {
     "muldiv": ["muldiv.c"],
     "atomics": ["atomics.c"],
     "float": ["float.c"],
+    "fflags": ["fflags.c"],
     "compressed": ["compressed_main.c", "compressed.S"],
     "syscalls": ["syscalls.c"],
     "misaligned": ["misaligned.c"],
