@@ -19,6 +19,7 @@ live objects, so its shape is a stable, versioned contract:
                                   "ci_high", "lower_bound", "verdict", "meets_threshold",
                                   "confidence", "half_width", "reference_median",
                                   "candidate_median", "elapsed_s", "warnings", "error",
+                                  "outputs_checked",
                                   "samples": [{"index", "reference_first", "reference",
                                                "candidate", "reference_wall_ns", ...}]}],
                       "worst_input", "speedup", "verdict", "meets_threshold"},

@@ -44,6 +44,7 @@ class InputTiming:
     elapsed_s: float
     warnings: list[str] = field(default_factory=list)
     error: str | None = None  # a violation found while timing (candidate fails)
+    outputs_checked: int = 0  # timed calls whose output was compared with the reference's
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -58,6 +59,7 @@ class InputTiming:
             "elapsed_s": self.elapsed_s,
             "warnings": list(self.warnings) + list(self.summary.get("warnings", [])),
             "error": self.error,
+            "outputs_checked": self.outputs_checked,
             "samples": self.rounds,
         }
 

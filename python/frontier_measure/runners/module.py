@@ -325,7 +325,8 @@ class DigestCheck:
                 "candidate",
                 f"timed call {bad[0] + 1} of batch {key[1] + 1} returned something different "
                 "from the reference on the same input: results are not computed on each "
-                "call (caching across calls, or work moved out of the timed region)",
+                "call (caching across calls, or work moved out of the timed region), or "
+                "they depend on the input in a way the held-out cases did not show",
             )
 
 
@@ -655,6 +656,7 @@ class ModuleSession:
             candidate_median=float(sorted(cand_costs)[len(cand_costs) // 2]),
             elapsed_s=time.perf_counter() - started,
             warnings=warnings,
+            outputs_checked=check.compared,
         )
 
     def _summarize(self, collected: list[Any]) -> stats.Summary:
