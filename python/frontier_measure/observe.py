@@ -196,9 +196,9 @@ def canonical(value: Any, _depth: int = 0) -> Any:
         if isinstance(value, base):
             inner = canonical(base(value), d)
             return {"$object": type(value).__name__, "value": inner}
-    for base in (int, float, str):
-        if isinstance(value, base):
-            return {"$object": type(value).__name__, "value": canonical(base(value), d)}
+    for scalar in (int, float, str):
+        if isinstance(value, scalar):
+            return {"$object": type(value).__name__, "value": canonical(scalar(value), d)}
     out: dict[str, Any] = {"$object": type(value).__name__}
     if type(value).__repr__ is not object.__repr__:
         out["repr"] = _safe_repr(value)

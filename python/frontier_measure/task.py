@@ -192,11 +192,11 @@ def load(path: str | Path) -> Task:
     for table in HARBOR_TABLES:
         if table in doc and not isinstance(doc[table], dict):
             problems.append(f"task.toml [{table}]: must be a table")
-    tinfo = doc.get("task") if isinstance(doc.get("task"), dict) else {}
+    tinfo: dict[str, Any] = doc["task"] if isinstance(doc.get("task"), dict) else {}
     if "task" not in doc:
         problems.append("task.toml [task]: missing table")
     name = _get(tinfo, "name", str, "task.toml [task]", problems, required=True) or root.name
-    meta = doc.get("metadata") if isinstance(doc.get("metadata"), dict) else {}
+    meta: dict[str, Any] = doc["metadata"] if isinstance(doc.get("metadata"), dict) else {}
     fr = meta.get("frontier")
     if not isinstance(fr, dict):
         problems.append("task.toml [metadata.frontier]: missing table")

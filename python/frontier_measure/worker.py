@@ -69,7 +69,7 @@ class _Sink(io.StringIO):
 class Worker:
     def __init__(self) -> None:
         self.module: Any = None
-        self.prepared: list[list[dict[str, Any]]] = []
+        self.prepared: list[list[tuple[Any, ...]]] = []
         self.outputs: list[Any] = []
         self._next: Any = _exhausted
 

@@ -47,4 +47,5 @@ def inspect(root: str | Path, rules: Any, scale: str) -> list[Finding]:
     if scale not in INSPECTORS:
         raise NotImplementedError(f"no compliance inspector for scale '{scale}' yet")
     mod = importlib.import_module(INSPECTORS[scale])
-    return mod.inspect(Path(root), rules)  # type: ignore[no-any-return]
+    findings: list[Finding] = mod.inspect(Path(root), rules)
+    return findings
