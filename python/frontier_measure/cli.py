@@ -195,6 +195,14 @@ def record(task_dir: Path, runs: int | None) -> None:
 
     for t in find_tasks(task_dir):
         task = load(t)
+        if task.scale not in ("module", "package"):
+            # Other scales record through their own runner's command line.
+            import importlib
+
+            mod = importlib.import_module(f"frontier_measure.runners.{task.scale}")
+            if mod.main(["record", str(t)]) != 0:
+                raise click.ClickException(f"{t}: recording failed")
+            continue
         golden = do_record(task, runs)
         click.echo(f"{task.name}: {len(golden['items'])} items kept, "
                    f"{len(golden['excluded'])} excluded, from {golden['runs']} recordings "
