@@ -135,3 +135,17 @@ def test_record_keeps_stable_items_and_lists_the_others(tmp_path):
     stored = json.loads(task.golden_path.read_text())
     assert stored["items"] == golden["items"] and stored["excluded"] == golden["excluded"]
     assert stored["reference_digest"] == golden["reference_digest"]
+
+
+def test_a_side_that_keeps_hanging_is_given_up_after_three_cases(tmp_path):
+    task_dir = quick_task(tmp_path, "module", "dedupe")
+    toml = task_dir / "task.toml"
+    toml.write_text(toml.read_text().replace("case_timeout_s = 20", "case_timeout_s = 1"))
+    src = "def dedupe(records, key=None, verbose=False):\n    while True:\n        pass\n"
+    task = load(task_dir)
+    with ModuleSession(task, candidate(tmp_path, src), guard=False) as session:
+        obs = session.observe("candidate", task.cases())
+    reasons = list(obs.failures.values())
+    assert len(reasons) == len(task.cases()) and not obs.items
+    assert reasons[:3] == ["timed out after 1 s"] * 3
+    assert set(reasons[3:]) == {"not run: 3 cases of the candidate had timed out"}

@@ -53,6 +53,7 @@ TIMER_SLACK_NS = 500_000
 TIMER_SLACK_REL = 0.03
 ROUND_TRIP_SHARE = 0.5
 ROUND_TRIP_SLACK_NS = 5_000_000
+MAX_TIMEOUTS = 3  # hung cases before the rest of a side's cases are given up
 
 
 class WorkerFailure(Exception):
@@ -518,20 +519,34 @@ class ModuleSession:
 
     # ---- functional
     def observe(self, side: str, cases: list[Any]) -> Observation:
+        """Run every case on a side, in one worker (a new one after a case
+        kills or hangs it). A side that cannot even start, or that has hung
+        MAX_TIMEOUTS times, fails its remaining cases without running them."""
         obs = Observation()
         worker: WorkerProcess | None = None
+        timeouts = 0
         try:
-            for case in cases:
-                try:
-                    if worker is None:
+            for n, case in enumerate(cases):
+                if worker is None:
+                    try:
                         worker = self.spawn(side)
+                    except WorkerFailure as exc:
+                        for rest in cases[n:]:
+                            obs.failures[rest.id] = exc.reason
+                        break
+                try:
                     reply = worker.request({"cmd": "observe", "ops": case.ops},
                                            self.task.case_timeout_s)
                 except WorkerFailure as exc:
                     obs.failures[case.id] = exc.reason
-                    if worker is not None:
-                        worker.kill()
+                    worker.kill()
                     worker = None
+                    timeouts += exc.reason.startswith("timed out")
+                    if timeouts >= MAX_TIMEOUTS:
+                        for rest in cases[n + 1:]:
+                            obs.failures[rest.id] = (f"not run: {timeouts} cases of the {side} "
+                                                     "had timed out")
+                        break
                     continue
                 if "error" in reply:
                     obs.failures[case.id] = str(reply["error"])
