@@ -292,14 +292,19 @@ def load(path: str | Path) -> Task:
     )
 
 
-_CASE_CACHE: dict[Path, tuple[list[Case], list[TimingInput]]] = {}
+_CASE_CACHE: dict[tuple[Path, int, int], tuple[list[Case], list[TimingInput]]] = {}
 
 
 def _load_cases(task: Task) -> tuple[list[Case], list[TimingInput]]:
     """Run the task's tests/cases.py (author code, trusted) and normalise it."""
     path = task.tests_dir / "cases.py"
-    if path in _CASE_CACHE:
-        return _CASE_CACHE[path]
+    try:
+        st = path.stat()
+    except OSError as exc:
+        raise TaskError(task.path, [f"tests/cases.py: unreadable ({exc.strerror})"]) from None
+    key = (path, st.st_mtime_ns, st.st_size)  # an edited file is read again
+    if key in _CASE_CACHE:
+        return _CASE_CACHE[key]
     spec = importlib.util.spec_from_file_location(f"_fm_cases_{task.path.name}", path)
     if spec is None or spec.loader is None:
         raise TaskError(task.path, ["tests/cases.py: cannot be loaded"])
@@ -350,7 +355,7 @@ def _load_cases(task: Task) -> tuple[list[Case], list[TimingInput]]:
         inputs.append(TimingInput(raw["id"], made, raw.get("size")))
     if problems:
         raise TaskError(task.path, problems)
-    _CASE_CACHE[path] = (cases, inputs)
+    _CASE_CACHE[key] = (cases, inputs)
     return cases, inputs
 
 
