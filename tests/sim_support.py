@@ -24,6 +24,7 @@ C_PROGRAMS: dict[str, list[str]] = {
     "compressed": ["compressed_main.c", "compressed.S"],
     "syscalls": ["syscalls.c"],
     "misaligned": ["misaligned.c"],
+    "isa_edges": ["isa_edges.c"],
     "abort": ["abort.c"],
     "matmul": ["matmul.c"],
 }
