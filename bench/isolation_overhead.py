@@ -20,9 +20,11 @@ import time
 from frontier_measure import _core, isolation
 
 
-def bare(argv: list[str]) -> tuple[int, int]:
+def bare(argv: list[str], cpus: list[int] | None = None) -> tuple[int, int]:
     s = _core.ProcessSpec()
     s.argv = argv
+    if cpus:
+        s.cpus = cpus
     t0 = time.perf_counter_ns()
     r = _core.run_process(s)
     return time.perf_counter_ns() - t0, r.wall_ns
@@ -40,7 +42,13 @@ def main() -> None:
     ap.add_argument("--command", default="/bin/true")
     args = ap.parse_args()
     argv = args.command.split()
-    ways = {"bare fork/exec": None}
+    # The backends pin each side to one CPU; a pinned bare run separates that
+    # cost (on a busy machine the chosen CPU may have to be waited for) from
+    # the rest of the backend's work.
+    pinned = isolation.Policy().cpus
+    ways: dict[str, object] = {"bare fork/exec": None}
+    if pinned:
+        ways["bare, pinned"] = "pinned"
     backends = [isolation.LocalBackend()]
     try:
         backends.append(isolation.DockerBackend())
@@ -49,16 +57,25 @@ def main() -> None:
     for b in backends:
         ways[f"{b.name} backend"] = b
     samples: dict[str, list[tuple[int, int]]] = {k: [] for k in ways}
+
+    def run(way: object) -> tuple[int, int]:
+        if way is None:
+            return bare(argv)
+        if way == "pinned":
+            return bare(argv, pinned)
+        assert isinstance(way, isolation.Backend)
+        return via(way, argv)
+
     try:
         for b in ways.values():  # warm-up
             for _ in range(3):
-                bare(argv) if b is None else via(b, argv)
+                run(b)
         for i in range(args.rounds):
             order = list(ways.items())
             if i % 2:
                 order.reverse()
             for k, b in order:
-                samples[k].append(bare(argv) if b is None else via(b, argv))
+                samples[k].append(run(b))
     finally:
         for b in backends:
             b.close()
