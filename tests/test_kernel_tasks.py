@@ -83,6 +83,14 @@ def test_call_hidden_behind_a_macro_is_caught_in_the_object() -> None:
 
 
 @pytest.mark.needs_zig
+def test_global_interposing_on_the_harness_is_caught() -> None:
+    res = kernel.evaluate(TASKS / "histogram",
+                          TASKS / "histogram" / "tests" / "candidates" / "interposer")
+    assert res["failure"]["rule"] == "extra-global"
+    assert "printf" in res["failure"]["reason"]
+
+
+@pytest.mark.needs_zig
 def test_candidate_cannot_replace_the_fixed_header(tmp_path: Path) -> None:
     # A candidate that ships its own cell.h is still compiled against the task's.
     src = TASKS / "stencil" / "solution" / "workspace"

@@ -122,8 +122,13 @@ def inspect_object(obj: Path, rules: CRules, label: str) -> list[Finding]:
     for name in rules.required_symbols:
         if name not in defined:
             findings.append(Finding(label, 0, "missing-entry", f"does not define '{name}'"))
-    if "main" in defined:
-        findings.append(Finding(label, 0, "defines-main", "the kernel must not define main()"))
+    # Any other global definition could interpose on the harness or libc at
+    # static link time (a candidate's own printf, read or main): helpers must be static.
+    for name in sorted(defined - set(rules.required_symbols)):
+        findings.append(Finding(label, 0, "extra-global",
+                                f"defines global symbol '{name}' (only "
+                                f"{', '.join(rules.required_symbols) or 'the entry'} may be "
+                                "global; make helpers static)"))
     return findings
 
 
