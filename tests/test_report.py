@@ -398,3 +398,13 @@ def test_functional_failure_without_a_failing_item(tmp_path):
     assert r.funnel().functional == 0
     assert r.pass_rate_buckets() == {"<70%": 0, "70–99%": 0, ">99%": 1}
     assert tables.nearest_misses(r).rows[0][7].startswith("case c1 left 1 process")
+
+
+def test_exact_interval_of_a_deterministic_cost(tmp_path):
+    res = result("matmul", "kernel", threshold=1.5, inputs=[("n112", 2.27)])
+    res["performance"]["inputs"][0].update(ci_low=2.27, ci_high=2.27, lower_bound=2.27,
+                                           confidence=1.0, rounds=1)
+    p = tmp_path / "r.json"
+    p.write_text(json.dumps(res))
+    t = tables.scale_inputs(rep.build([p]), "kernel")
+    assert dict(zip(t.headers, t.rows[0], strict=True))["95% CI"] == "exact"

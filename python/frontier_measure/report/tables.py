@@ -248,10 +248,14 @@ def scale_inputs(report: Report, scale: str) -> Table:
     rows = []
     for a in report.timed_attempts(scale):
         for i in a.inputs:
-            conf = f"{i.confidence:.0%} CI: " if i.confidence not in (None, 0.95) else ""
+            if i.ci_low is not None and i.ci_low == i.ci_high:
+                ci = "exact"  # a deterministic cost (simulated cycles) has no spread
+            else:
+                conf = f"{i.confidence:.0%} CI: " if i.confidence not in (None, 0.95) else ""
+                ci = conf + interval(i.ci_low, i.ci_high)
             rows.append([
                 a.task, str(a.number), i.id, "" if i.size is None else str(i.size),
-                number(i.rounds), ratio(i.speedup), conf + interval(i.ci_low, i.ci_high),
+                number(i.rounds), ratio(i.speedup), ci,
                 ratio(i.lower_bound) if i.lower_bound is not None else NONE,
                 threshold(a.threshold),
                 f"error: {shorten(i.error, 80)}" if i.error else (i.verdict or NONE),
