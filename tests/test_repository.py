@@ -191,9 +191,21 @@ def test_timing_rows_and_output_recheck_on_timed_runs(local):
     rp.build(local, "reference", s.reference_dir, "make", 60)
     rp.build(local, "candidate", s.oracle_dir, "make", 60)
     row = rp.time_inputs(s, local, max_time=1)[0]
-    assert "error" not in row and row["rounds"] == 6 and len(row["samples"]) == 6
-    assert row["speedup"] > 0 and len(row["ci"]) == 2
+    assert row["error"] is None and row["rounds"] == 6 and len(row["samples"]) == 6
+    assert row["speedup"] > 0 and row["ci_low"] <= row["speedup"] <= row["ci_high"]
     assert row["verdict"] in ("faster", "slower", "indistinguishable", "insufficient")
     rp.build(local, "candidate", CANDIDATES / "missing_file", "make", 60)
     row = rp.time_inputs(s, local, max_time=1)[0]
     assert row["verdict"] == "failed" and "differs from the reference" in row["error"]
+
+
+def test_golden_from_another_reference_is_refused(tmp_path):
+    import shutil
+
+    copy = tmp_path / "logstat"
+    shutil.copytree(TASK, copy, ignore=shutil.ignore_patterns("candidates"))
+    rp.load_golden(rp.load_settings(copy))
+    with open(copy / "environment" / "workspace" / "logstat.py", "a") as f:
+        f.write("# changed\n")
+    with pytest.raises(rp.RepositoryTaskError, match="different reference"):
+        rp.load_golden(rp.load_settings(copy))

@@ -51,6 +51,8 @@ from typing import Any
 
 from .. import _core, perf
 from ..isolation import Backend, CommandResult, open_backend
+from ..record import reference_digest
+from . import InputTiming
 
 GOLDEN_SCHEMA = 1
 PROGRAM = "program"  # the side's built program, inside its area
@@ -318,6 +320,7 @@ def record(settings: RepoSettings, backend: Backend,
     return {
         "schema": GOLDEN_SCHEMA,
         "scale": "repository",
+        "reference_digest": reference_digest(settings.reference_dir),
         "recordings": settings.repetitions,
         "items": golden,
         "excluded": excluded,
@@ -350,6 +353,9 @@ def load_golden(settings: RepoSettings) -> dict[str, Any]:
     if data.get("scale") != "repository" or data.get("schema") != GOLDEN_SCHEMA:
         raise RepositoryTaskError(f"{settings.golden_path}: not a repository golden file "
                                   f"(schema {GOLDEN_SCHEMA})")
+    if data.get("reference_digest") != reference_digest(settings.reference_dir):
+        raise RepositoryTaskError(f"{settings.golden_path}: recorded from a different reference "
+                                  f"(re-run `frontier-measure record {settings.root}`)")
     return data
 
 
@@ -503,7 +509,7 @@ def time_inputs(settings: RepoSettings, backend: Backend, *, max_time: float | N
             ref.expected = ref.run_once()[2]
             cand = CommandSequenceSide(backend, "candidate", work, ti.commands,
                                        settings.command_timeout_s, expected=ref.expected)
-            row: dict[str, Any] = {"id": ti.id, "size": ti.size, "commands": ti.commands}
+            started = time.perf_counter()
             try:
                 cand.run_once()
                 cmp = perf.compare(
@@ -514,15 +520,20 @@ def time_inputs(settings: RepoSettings, backend: Backend, *, max_time: float | N
                     max_time=float(max_time if max_time is not None else t.get("max_time_s", 20)),
                     precision=float(t.get("precision", 0.05)), loops=1,
                 )
-                row.update({
-                    "speedup": cmp.speedup, "ci": list(cmp.ci), "verdict": cmp.verdict,
-                    "meets_threshold": cmp.meets_threshold, "rounds": len(cmp.rounds),
-                    "reference_median_ns": cmp.reference_median,
-                    "candidate_median_ns": cmp.candidate_median,
-                    "warnings": cmp.warnings, "samples": cmp.rounds,
-                })
+                timing = InputTiming(
+                    id=ti.id, size=ti.size, loops=cmp.loops, summary=cmp.summary.to_dict(),
+                    rounds=cmp.rounds, reference_median=cmp.reference_median,
+                    candidate_median=cmp.candidate_median,
+                    elapsed_s=time.perf_counter() - started, warnings=cmp.warnings)
             except _core.SideError as exc:
-                row.update({"error": str(exc), "verdict": "failed", "meets_threshold": False})
+                # A violation found while timing: the candidate fails this input.
+                timing = InputTiming(
+                    id=ti.id, size=ti.size, loops=1,
+                    summary={"verdict": "failed", "meets_threshold": False}, rounds=[],
+                    reference_median=float("nan"), candidate_median=float("nan"),
+                    elapsed_s=time.perf_counter() - started, error=str(exc))
+            row = timing.to_dict()
+            row["commands"] = ti.commands
             rows.append(row)
             if progress:
                 progress(f"timing {ti.id}: {row.get('verdict')}")
@@ -684,10 +695,10 @@ def text_summary(result: Mapping[str, Any]) -> str:
              + ("" if result["isolation"]["account_switch"] else " (no account switch: not root)"),
              f"functional: {f['summary']}" + ("" if f["passed"] else f"  FAILED: {f['reason']}")]
     for r in result["timing"]:
-        if "error" in r:
+        if r.get("error"):
             lines.append(f"  timing {r['id']}: failed: {r['error']}")
         else:
-            lo, hi = r["ci"]
+            lo, hi = r["ci_low"], r["ci_high"]
             lines.append(f"  timing {r['id']}: {r['speedup']:.2f}x "
                          f"[{(lo or 0):.2f}, {(hi or 0):.2f}] {r['verdict']} ({r['rounds']} rounds)")
     p = result["performance"]
