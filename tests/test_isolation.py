@@ -164,3 +164,14 @@ def test_unknown_backend_is_a_clear_error():
 def test_isolation_error_type_is_the_core_one():
     assert issubclass(_core.IsolationError, Exception)
     assert Path(isolation.__file__).name == "isolation.py"
+
+
+@pytest.mark.needs_root
+def test_files_left_in_shared_scratch_dirs_are_removed_on_close():
+    b = LocalBackend(Policy(timeout_s=10))
+    b.run("candidate", "mkdir -p /tmp/fm-left-behind/x && echo x > /dev/shm/fm-left-behind")
+    assert Path("/tmp/fm-left-behind").exists()
+    b.close()
+    assert not Path("/tmp/fm-left-behind").exists()
+    assert not Path("/dev/shm/fm-left-behind").exists()
+    assert "/tmp/fm-left-behind" in b.removed_elsewhere

@@ -300,6 +300,7 @@ class Backend(ABC):
         self._closed = False
         self.accounts: dict[str, str] = dict(ACCOUNTS)
         self._account_lock: int | None = None
+        self.removed_elsewhere: list[str] = []
 
     def _side_accounts(self) -> dict[str, tuple[int, int]]:
         """(uid, gid) per side: a claimed pair of accounts as root, else ours."""
@@ -452,6 +453,7 @@ class Backend(ABC):
             with contextlib.suppress(OSError):
                 os.chmod(p, mode)
         self._guarded.clear()
+        self.removed_elsewhere = self._remove_side_files()
         for area in self._mounted:
             subprocess.run(["umount", "-l", str(area)], capture_output=True)
         if self._base is not None:
@@ -459,6 +461,25 @@ class Backend(ABC):
         if self._account_lock is not None:
             os.close(self._account_lock)
             self._account_lock = None
+
+    def _remove_side_files(self) -> list[str]:
+        """What the sides' accounts left in the machine's shared scratch
+        directories (their own area is removed with it), removed."""
+        if not is_root() or not self._owners:
+            return []
+        uids = {uid for uid, _ in self._owners.values()}
+        removed = []
+        for scratch in ("/tmp", "/var/tmp", "/dev/shm"):
+            try:
+                entries = list(os.scandir(scratch))
+            except OSError:
+                continue
+            for e in entries:
+                with contextlib.suppress(OSError):
+                    if e.stat(follow_symlinks=False).st_uid in uids:
+                        self._remove("", Path(e.path))
+                        removed.append(e.path)
+        return removed
 
     def __enter__(self) -> Backend:
         return self
