@@ -2,20 +2,22 @@
 
 import random
 
-VOCAB = ("the of and to in is it that was he for on are as with his they at be this from "
+_VOCAB_TEXT = ("the of and to in is it that was he for on are as with his they at be this from "
          "have or by one had not but what all were when we there can an your which their "
          "said if do will each about how up out them then she many some so these would other "
          "into has more her two like him see time could no make than first been its who now "
          "people my made over did down only way find use may water long little very after "
          "words called just where most know get through back much go good new write our me "
          "man too any day same right look think also around another came come work three "
-         "don't it's i'm o'clock rock'n'roll").split()
+         "don't it's i'm o'clock rock'n'roll")
+VOCAB = _VOCAB_TEXT.split()
 
 
-def _text(seed, words, vocab=len(VOCAB)):
+def _text(seed, words, vocab=None):
+    vocab = vocab or len(VOCAB)
     rng = random.Random(seed)
     out = []
-    for i in range(words):
+    for _ in range(words):
         w = VOCAB[min(int(rng.paretovariate(1.2)) - 1, vocab - 1)] if rng.random() < 0.7 \
             else VOCAB[rng.randrange(vocab)]
         if rng.random() < 0.1:

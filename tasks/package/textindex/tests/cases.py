@@ -2,10 +2,11 @@
 
 import random
 
-WORDS = ("alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi "
+_WORDS_TEXT = ("alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi "
          "rho sigma tau upsilon phi chi psi omega red green blue cyan magenta yellow black "
          "white north south east west one two three four five six seven eight nine ten "
-         "apple banana cherry grape lemon mango peach pear plum").split()
+         "apple banana cherry grape lemon mango peach pear plum")
+WORDS = _WORDS_TEXT.split()
 
 
 def _doc(rng, n):

@@ -51,7 +51,7 @@ def column_stats(text):
         if found is not None:
             _bad_cell(header[i], *found)
     stats = {}
-    for name, values in zip(header, columns):
+    for name, values in zip(header, columns, strict=True):
         total = 0.0
         for v in values:
             total += v
