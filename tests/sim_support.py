@@ -21,6 +21,7 @@ C_PROGRAMS: dict[str, list[str]] = {
     "atomics": ["atomics.c"],
     "float": ["float.c"],
     "fflags": ["fflags.c"],
+    "rmm": ["rmm.c"],
     "compressed": ["compressed_main.c", "compressed.S"],
     "syscalls": ["syscalls.c"],
     "misaligned": ["misaligned.c"],

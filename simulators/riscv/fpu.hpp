@@ -2,8 +2,8 @@
 // float-to-integer conversions with RISC-V saturation, and the bridge between
 // the host FPU (rounding mode, sticky exception flags) and fcsr.
 //
-// Arithmetic runs on the host FPU: its rounding mode is kept equal to the
-// guest's frm while the simulator runs, and its sticky flags accumulate the
+// Arithmetic runs on the host FPU (x86-64: SSE for results, x87 long double
+// for RMM): its rounding mode is kept equal to the guest's frm while the simulator runs, and its sticky flags accumulate the
 // guest's fflags, which are folded into Hart::fflags whenever fflags is read
 // and at the end of every run() call. Results that are NaN are replaced by the
 // RISC-V canonical NaN, since x86 and RISC-V propagate NaNs differently.
@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 
 namespace fm::rv::fpu {
 
@@ -56,8 +57,8 @@ inline std::uint32_t host_flags() {
            ((e & FE_INVALID) ? kNV : 0);
 }
 
-// RISC-V rm -> host rounding mode. RMM (4) has no host equivalent: arithmetic
-// uses round-to-nearest-even for it (conversions to integer honour RMM).
+// RISC-V rm -> host rounding mode. RMM (4) has no host equivalent; it goes
+// through rmm_op() below (callers never set the host to it).
 inline int host_round(std::uint32_t rm) {
     switch (rm) {
         case 1: return FE_TOWARDZERO;
@@ -120,6 +121,114 @@ inline std::uint64_t to_int(double v, std::uint32_t rm, std::uint32_t& flags) {
     }
     std::fesetexceptflag(&saved, FE_ALL_EXCEPT);
     return out;
+}
+
+// --- RMM: round to nearest, ties to max magnitude -------------------------
+// The host cannot round this way, so an RMM operation is computed in a wider
+// format (double for singles, x87 long double for doubles) with round-to-odd:
+// truncate, and if anything was lost set the lowest mantissa bit. With at
+// least two more bits of precision than the target, that value rounds to the
+// target exactly as the infinitely precise result would, so the final
+// rounding can be done by hand. The wider formats also have the exponent
+// range to hold every product, quotient and sum of target-format operands.
+
+template <class V>
+inline void launder(V& v) {
+    // Keeps the compiler from moving FP arithmetic across the mode switches.
+    __asm__ volatile("" : "+m"(v));
+}
+
+inline double make_odd(double w) {
+    std::uint64_t u;
+    std::memcpy(&u, &w, 8);
+    u |= 1;
+    std::memcpy(&w, &u, 8);
+    return w;
+}
+
+inline long double make_odd(long double w) {
+    static_assert(sizeof(long double) >= 10, "x87 extended precision expected");
+    unsigned char b[sizeof(long double)];
+    std::memcpy(b, &w, sizeof b);
+    b[0] |= 1;  // the explicit 64-bit mantissa starts at byte 0
+    std::memcpy(&w, b, sizeof b);
+    return w;
+}
+
+template <class T> struct Limits;
+template <> struct Limits<float> {
+    static constexpr int kPrecision = 24;
+    static constexpr float kMinNormal = 1.17549435082228750797e-38f;
+};
+template <> struct Limits<double> {
+    static constexpr int kPrecision = 53;
+    static constexpr double kMinNormal = 2.22507385850720138309e-308;
+};
+
+// Round a wide value (already rounded to odd) to T with ties away from zero;
+// `inexact` says whether producing w already lost bits.
+template <class T, class Wide>
+inline T round_rmm(Wide w, bool inexact, std::uint32_t& flags) {
+    if (std::isnan(w) || std::isinf(w)) return static_cast<T>(w);
+    fexcept_t saved;
+    std::fegetexceptflag(&saved, FE_ALL_EXCEPT);
+    const int mode = std::fegetround();
+    std::fesetround(FE_TOWARDZERO);
+    launder(w);
+    T t = static_cast<T>(w);  // truncation (saturates at the largest finite value)
+    launder(t);
+    std::fesetround(mode);
+    T res = t;
+    if (static_cast<Wide>(t) != w) {
+        inexact = true;
+        const T inf = std::numeric_limits<T>::infinity();
+        const T away = std::nextafter(t, w > 0 ? inf : -inf);
+        Wide mid;
+        if (std::isinf(away)) {  // t is the largest finite value: the midpoint is half an ulp above
+            const Wide ulp = static_cast<Wide>(t) - static_cast<Wide>(std::nextafter(t, T(0)));
+            mid = static_cast<Wide>(t) + ulp / 2;
+        } else {
+            mid = static_cast<Wide>(t) + (static_cast<Wide>(away) - static_cast<Wide>(t)) / 2;
+        }
+        res = std::fabs(w) >= std::fabs(mid) ? away : t;
+    }
+    std::fesetexceptflag(&saved, FE_ALL_EXCEPT);
+    if (inexact) {
+        flags |= kNX;
+        if (std::isinf(res)) flags |= kOF;
+        // Tininess after rounding (with unbounded exponent): below the point
+        // from which ties-away rounding reaches the smallest normal number.
+        const Wide tiny_below = static_cast<Wide>(Limits<T>::kMinNormal) *
+                                (Wide(1) - std::ldexp(Wide(1), -(Limits<T>::kPrecision + 1)));
+        if (std::fabs(w) < tiny_below) flags |= kUF;
+    }
+    return res;
+}
+
+// An RMM operation: `op` evaluated on the operands converted to Wide, under
+// round-toward-zero, rounded to odd, then rounded to T. Invalid and
+// divide-by-zero come from the wide evaluation (they do not depend on rounding).
+template <class T, class Wide, class Op, class A>
+inline T rmm_op(Op op, A a, A b, A c, std::uint32_t& flags) {
+    fexcept_t saved;
+    std::fegetexceptflag(&saved, FE_ALL_EXCEPT);
+    const int mode = std::fegetround();
+    std::fesetround(FE_TOWARDZERO);
+    std::feclearexcept(FE_ALL_EXCEPT);
+    launder(a);
+    launder(b);
+    launder(c);
+    Wide w = op(static_cast<Wide>(a), static_cast<Wide>(b), static_cast<Wide>(c));
+    launder(w);
+    const int e = std::fetestexcept(FE_ALL_EXCEPT);
+    std::fesetround(mode);
+    std::fesetexceptflag(&saved, FE_ALL_EXCEPT);
+    if (e & FE_INVALID) flags |= kNV;
+    if (e & FE_DIVBYZERO) flags |= kDZ;
+    if (std::isnan(w)) return std::numeric_limits<T>::quiet_NaN();
+    const bool inexact = (e & FE_INEXACT) != 0;
+    if (inexact && w != 0) w = make_odd(w);
+    return round_rmm<T>(w, inexact, flags);
 }
 
 template <class T>

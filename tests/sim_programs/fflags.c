@@ -1,7 +1,7 @@
 /* F/D exception flags and results, instruction by instruction (inline asm
    with fsflags/frflags), over special values: zeros, infinities, quiet and
    signalling NaNs, subnormals, extremes and integer boundaries, in each
-   static-capable rounding mode. Prints hashes plus a few readable lines. */
+   rounding mode. Prints hashes plus a few readable lines. */
 #include <stdio.h>
 #include <stdint.h>
 #include <string.h>
@@ -16,7 +16,7 @@ static uint32_t svals[] = {0, 0x80000000u, 0x3f800000u, 0xbf800000u, 0x7f800000u
 static uint64_t h = 0;
 static void mix(uint64_t v) { h = (h ^ v) * 0x100000001b3ULL; }
 int main(void) {
-  for (int rm = 0; rm < 4; rm++) { /* RNE, RTZ, RDN, RUP (RMM: conversions only, below) */
+  for (int rm = 0; rm < 5; rm++) { /* RNE, RTZ, RDN, RUP, RMM */
     asm volatile("fsrm %0" :: "r"(rm));
     for (int i = 0; i < ND; i++) for (int j = 0; j < ND; j++) {
       double a, b, r; memcpy(&a, &dvals[i], 8); memcpy(&b, &dvals[j], 8);
@@ -50,7 +50,7 @@ int main(void) {
     }
     printf("rm %d hash %016llx\n", rm, (unsigned long long)h);
   }
-  /* RMM (round to nearest, ties away) for conversions to integer. */
+  /* RMM conversions to integer at ties. */
   static const double ties[] = {0.5, 1.5, 2.5, -0.5, -2.5, 1e10 + 0.5, 2.4999, -7.5};
   for (int i = 0; i < 8; i++) {
     int64_t c, w; unsigned f;
