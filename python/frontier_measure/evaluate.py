@@ -76,6 +76,12 @@ def evaluate(
             _run(task, cand_dir, res, progress)
         else:
             _delegate(task, candidate, res, progress)
+    except Exception as exc:
+        # The evaluation itself could not finish (a broken task, an isolation
+        # failure): recorded as such, never as a verdict on the candidate.
+        res["strict_success"] = False
+        res["failure"] = _failure("error", type(exc).__name__, str(exc))
+        raise
     finally:
         res["elapsed_s"] = time.perf_counter() - started
         res["reward"] = results.reward(res)
