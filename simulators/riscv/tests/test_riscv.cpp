@@ -5,6 +5,8 @@
 #include <memory>
 #include <vector>
 
+#include "cache.hpp"
+#include "predictor.hpp"
 #include "simulator.hpp"
 
 using namespace fm::rv;
@@ -189,6 +191,62 @@ void test_machine_mode_tohost() {
     CHECK(sim.hart().mepc == kBase + 12);
 }
 
+void test_cache_lru() {
+    // 2 sets x 2 ways, 64-byte lines: lines 0, 2, 4 all map to set 0.
+    Cache c(CacheConfig{2, 2, 64});
+    CHECK(!c.access(0 * 64));
+    CHECK(!c.access(2 * 64));
+    CHECK(c.access(0 * 64));   // hit; line 2 is now least recently used
+    CHECK(!c.access(4 * 64));  // evicts line 2
+    CHECK(c.access(0 * 64));
+    CHECK(!c.access(2 * 64));  // was evicted
+    CHECK(!c.access(1 * 64));  // set 1, cold
+    CHECK(c.access(1 * 64 + 63));  // same line
+    CHECK(c.accesses() == 8 && c.misses() == 5);
+}
+
+void test_predictor() {
+    // A loop branch taken 5 times then falling through (period 6), 20 trips.
+    // gshare with 8 history bits sees every position of the period as a
+    // distinct history and stops mispredicting; bimodal keeps missing every exit.
+    auto late_misses = [](bool gshare) {
+        MachineConfig m;
+        m.gshare = gshare;
+        Predictor p(m);
+        std::uint64_t late = 0;
+        for (int rep = 0; rep < 20; ++rep) {
+            const std::uint64_t before = p.mispredicts();
+            for (int i = 0; i < 6; ++i) p.branch(0x1000, i < 5, 0x0f00);
+            if (rep >= 10) late += p.mispredicts() - before;
+        }
+        CHECK(p.branches() == 120);
+        return late;
+    };
+    CHECK(late_misses(true) == 0);
+    CHECK(late_misses(false) == 10);
+    // Returns predicted by the RAS: call then return to the link address.
+    MachineConfig m;
+    Predictor q(m);
+    CHECK(q.jump(0x2000, 0x3000, true, 0x2004) == m.btb_miss_penalty);  // cold BTB
+    CHECK(q.jump(0x2000, 0x3000, false, 0) == 0);                      // BTB now holds it
+    CHECK(q.indirect(0x3010, 0x2004, true, false, 0) == 0);             // RAS hit
+    CHECK(q.indirect(0x3010, 0x2008, true, false, 0) == m.mispredict_penalty);  // RAS empty
+}
+
+void test_machine_file() {
+    const MachineConfig m = parse_machine("name = t\nlatency.mul = 7 # comment\nl1d.sets = 32\n");
+    CHECK(m.name == "t");
+    CHECK(m.lat(TClass::Mul) == 7);
+    CHECK(m.l1d.sets == 32);
+    bool threw = false;
+    try {
+        parse_machine("latency.mul = -1\n");
+    } catch (const Fault& f) {
+        threw = f.code() == FaultCode::BadConfig;
+    }
+    CHECK(threw);
+}
+
 }  // namespace
 
 int main() {
@@ -199,6 +257,9 @@ int main() {
     test_faults();
     test_rvc_expansion();
     test_machine_mode_tohost();
+    test_cache_lru();
+    test_predictor();
+    test_machine_file();
     if (failures) {
         std::fprintf(stderr, "%d check(s) failed\n", failures);
         return 1;
