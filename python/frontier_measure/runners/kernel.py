@@ -58,7 +58,21 @@ from ..compliance import Finding
 from ..compliance.c import CRules, inspect_object, inspect_sources
 
 GOLDEN_SCHEMA = 1
-CACHE = Path(__file__).resolve().parents[3] / "build" / "kernel-tasks"
+
+
+def _cache_dir() -> Path:
+    """Where builds are kept (content-addressed): $FRONTIER_MEASURE_CACHE, the
+    source tree's build/ when running from a checkout, else ~/.cache."""
+    env = os.environ.get("FRONTIER_MEASURE_CACHE")
+    if env:
+        return Path(env) / "kernel-tasks"
+    root = Path(__file__).resolve().parents[3]
+    if (root / "pyproject.toml").is_file():
+        return root / "build" / "kernel-tasks"
+    return Path.home() / ".cache" / "frontier-measure" / "kernel-tasks"
+
+
+CACHE = _cache_dir()
 
 
 class KernelTaskError(Exception):
