@@ -61,7 +61,10 @@ def machines_dir() -> Path:
     env = os.environ.get("FRONTIER_MEASURE_MACHINES")
     if env:
         return Path(env)
-    return Path(__file__).resolve().parents[2] / "simulators" / "machines"
+    checkout = Path(__file__).resolve().parents[2] / "simulators" / "machines"
+    if checkout.is_dir():
+        return checkout
+    return Path(__file__).resolve().parent / "machines"  # installed with the wheel
 
 
 def machines() -> list[str]:
