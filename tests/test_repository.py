@@ -209,3 +209,20 @@ def test_golden_from_another_reference_is_refused(tmp_path):
         f.write("# changed\n")
     with pytest.raises(rp.RepositoryTaskError, match="different reference"):
         rp.load_golden(rp.load_settings(copy))
+
+
+def test_harbor_verifier_writes_a_flat_reward(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    (logs / "reward.json").write_text('{"reward": 1}')  # planted by an agent
+    env = {**os.environ, "FM_CANDIDATE": str(CANDIDATES / "wrong_exit"), "FM_LOGS": str(logs),
+           "FM_BIN": str(Path(sys.executable).parent / "frontier-measure")}
+    subprocess.run(["bash", str(TASK / "tests" / "test.sh")], env=env, timeout=300, check=False)
+    reward = json.loads((logs / "reward.json").read_text())
+    assert reward["reward"] == 0 and 0 < reward["functional_pass_rate"] < 1
+    assert all(isinstance(v, (int, float)) for v in reward.values())
+    assert (logs / "out" / "repository-logstat" / "result.json").is_file()

@@ -1,26 +1,21 @@
-#!/bin/sh
-# Verifier: evaluates /app against the reference with frontier-measure and
-# writes /logs/verifier/reward.json (a flat map of numbers) last.
+#!/usr/bin/env bash
+# Harbor verifier. Clears /logs/verifier first (in Harbor's shared mode the agent
+# could have written there), builds and evaluates the program in /app against this
+# task's reference, and writes reward.json last: a flat map of numbers.
+# The exit code is ignored by Harbor.
 set -u
-rm -rf /logs/verifier && mkdir -p /logs/verifier
-here=$(cd "$(dirname "$0")" && pwd)
-task=$(dirname "$here")
-python3 -m frontier_measure.runners.repository eval "$task" --candidate /app \
-  --json /logs/verifier/result.json \
-  > /logs/verifier/eval.txt 2>&1
-python3 - <<'PY'
-import json
-try:
-    r = json.load(open("/logs/verifier/result.json"))
-except (OSError, ValueError):
-    r = {}
-f = r.get("functional", {})
-p = r.get("performance", {})
-reward = {
-    "reward": 1.0 if r.get("strict_success") else 0.0,
-    "functional_pass_rate": f.get("items_passed", 0) / max(1, f.get("items_total", 1)),
-    "speedup": float(p.get("speedup") or 0.0),
-    "compliant": 1.0,
-}
-json.dump(reward, open("/logs/verifier/reward.json", "w"))
-PY
+LOGS="${FM_LOGS:-/logs/verifier}"
+TASK_DIR="${FM_TASK_DIR:-$(cd "$(dirname "$0")/.." && pwd)}"
+CANDIDATE="${FM_CANDIDATE:-/app}"
+FM="${FM_BIN:-frontier-measure}"
+rm -rf "$LOGS"
+mkdir -p "$LOGS"
+"$FM" eval "$TASK_DIR" --candidate "$CANDIDATE" --out "$LOGS/out" \
+    --reward "$LOGS/reward.json" >"$LOGS/eval.txt" 2>&1
+status=$?
+if [ ! -s "$LOGS/reward.json" ]; then
+    # The evaluator could not run: zero credit, said plainly.
+    printf '{"reward": 0, "speedup": 0, "functional_pass_rate": 0, "compliant": 0}\n' \
+        >"$LOGS/reward.json"
+fi
+exit $status
