@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Evaluates every bundled task with its oracle, its reference against itself and each
-# failing candidate it ships, treating them as attempts, then renders the report over
-# all of them.  Usage: scripts/report.sh [OUT] [TASK_DIR...]   (OUT defaults to runs/)
+# failing candidate (TASK/tests/candidates/*, and tests/candidates/<scale>/<kind>/ for the
+# task whose entry the candidate holds), treating them as attempts, then renders the report
+# over all of them.  Usage: scripts/report.sh [OUT] [TASK_DIR...]   (OUT defaults to runs/)
 # Results go to OUT/results/<scale>-<task>-<candidate>/<scale>-<task>/result.json, the report
 # to OUT/report/.
 # Assumes scripts/setup.sh has run (scripts/run.sh and scripts/test.sh do that).
@@ -31,5 +32,21 @@ while IFS= read -r toml; do
     [ -d "$cand" ] && evaluate "$task" "$cand" "$name-$(basename "$cand")"
   done
 done < <(find "${roots[@]}" -name task.toml -not -path '*/candidates/*' | sort)
+
+# tests/candidates/<scale>/<kind>/<entry>[.py]: a failing candidate of tasks/<scale>/<entry>,
+# evaluated when that task is among the roots.
+for cand in tests/candidates/*/*/; do
+  [ -d "$cand" ] || continue
+  scale=$(basename "$(dirname "$cand")")
+  for entry in "$cand"*; do
+    task=tasks/$scale/$(basename "$entry" .py)
+    [ -f "$task/task.toml" ] || continue
+    for root in "${roots[@]}"; do
+      case "$task/" in "${root%/}/"*)
+        evaluate "$task" "$cand" "$scale-$(basename "$task")-$(basename "$cand")"; break;;
+      esac
+    done
+  done
+done
 
 "$fm" report "$out/results" --out "$out/report"
