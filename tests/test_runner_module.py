@@ -7,6 +7,7 @@ import json
 import os
 import pwd
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -47,9 +48,22 @@ def whoami():
 '''
 
 
+@pytest.fixture
+def open_task_copy():
+    """A copy of the dedupe task readable by every account, as a checkout
+    usually is (pytest's own tmp_path is closed to other accounts, which would
+    prove nothing), private to this test so no other evaluation guards it."""
+    base = Path(tempfile.mkdtemp(prefix="fm-test-task-"))
+    os.chmod(base, 0o755)
+    shutil.copytree(DEDUPE, base / "dedupe")
+    yield base / "dedupe"
+    shutil.rmtree(base, ignore_errors=True)
+
+
 @pytest.mark.needs_root
-def test_worker_runs_as_its_own_account_and_cannot_read_held_out_data(tmp_path):
-    task = load(DEDUPE)
+def test_worker_runs_as_its_own_account_and_cannot_read_held_out_data(tmp_path, open_task_copy):
+    task = load(open_task_copy)
+    assert os.stat(task.tests_dir).st_mode & 0o005  # readable by all before the session
     golden = str(task.golden_path)
     with ModuleSession(task, candidate(tmp_path, PROBE)) as session:
         w = session.spawn("candidate")
