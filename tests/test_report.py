@@ -130,6 +130,10 @@ def test_funnel_counts(built):
     assert (m.tasks, m.solved, m.strictly_solved, m.always_strictly_solved) == (3, 2, 1, 1)
     t = tables.funnel(built)
     assert t.headers == ["Stage", "kernel", "module", "package", "repository", "All"]
+    # grep #1 broke off with an evaluator error before compliance was checked
+    assert "1 of the attempts that are not compliant never reached" in t.notes[1]
+    grep1 = tables.scale_attempts(built, "repository").rows[0]
+    assert grep1[3] == "—"
     assert row_of(t, "→ functional")["All"] == "8/14 (57.1%)"
     assert row_of(t, "→ strictly solved on every attempt")["package"] == "0/1 (0.0%)"
 

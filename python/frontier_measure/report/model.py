@@ -85,6 +85,7 @@ class Attempt:
     given_number: int | None
     steps: int | None
     compliant: bool
+    inspected: bool  # compliance ran; False when the evaluation broke off before it
     functional_ran: bool
     passed: int | None
     total: int | None
@@ -363,7 +364,8 @@ def attempt_from(data: dict[str, Any], source: str) -> Attempt:
         threshold=_number(task.get("threshold")), cost=_text(task.get("cost")),
         unit=_text(perf.get("unit")), candidate=cand_path, is_oracle=cand.get("is_oracle") is True,
         label=label, given_number=_number(data.get("attempt"), int), steps=steps,
-        compliant=comp.get("compliant") is True, functional_ran=fun_ran, passed=passed,
+        compliant=comp.get("compliant") is True, inspected=isinstance(comp.get("compliant"), bool),
+        functional_ran=fun_ran, passed=passed,
         total=total, pass_rate=rate, functional=functional, timed=timed,
         speedup=_number(perf.get("speedup")), worst_input=_text(perf.get("worst_input")),
         perf_verdict=_text(perf.get("verdict")),

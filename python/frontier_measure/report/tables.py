@@ -165,10 +165,14 @@ def funnel(report: Report) -> Table:
                 n, total = getattr(f, key), getattr(f, base)
                 row.append(str(n) if key == base else count_of(n, total))
             rows.append(row)
-    return Table("funnel", "Funnel", headers, rows, "l" + "r" * (len(headers) - 1),
-                 ["Each attempt stage counts the attempts that also passed every stage above it. "
-                  "A task is solved when an attempt is functional, strictly solved when an attempt "
-                  "is also at or above the task's threshold on its worst timing input."])
+    notes = ["Each attempt stage counts the attempts that also passed every stage above it. "
+             "A task is solved when an attempt is functional, strictly solved when an attempt "
+             "is also at or above the task's threshold on its worst timing input."]
+    broken = sum(not a.inspected for a in report.attempts)
+    if broken:
+        notes.append(f"{broken} of the attempts that are not compliant never reached the "
+                     "compliance check: their evaluation broke off first (see Attempts).")
+    return Table("funnel", "Funnel", headers, rows, "l" + "r" * (len(headers) - 1), notes)
 
 
 def scale_tasks(report: Report, scale: str) -> Table:
@@ -230,7 +234,7 @@ def scale_attempts(report: Report, scale: str) -> Table:
     for t in report.tasks_of(scale):
         for a in t.attempts:
             label = a.label + (" (oracle)" if a.is_oracle else "")
-            row = [t.name, str(a.number), label, mark(a.compliant),
+            row = [t.name, str(a.number), label, mark(a.compliant) if a.inspected else NONE,
                    items(a) if a.functional_ran else NONE,
                    ratio(a.speedup) if a.timed else NA, a.perf_verdict or NONE, mark(a.strict)]
             if steps:
