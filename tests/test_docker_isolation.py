@@ -112,3 +112,14 @@ def test_containers_are_removed_on_close():
     b.close()
     left = isolation.docker_client().containers.list(all=True, filters={"name": names[0]})
     assert left == []
+
+
+def test_memory_limit_is_enforced_and_survived(dock):
+    # Four processes of ~80 MB each against a 256 MB container: the kernel
+    # kills some of them; the evaluator gets a result and the side still works.
+    hog = "python3 -c 'b = b\"x\" * (80 * 10**6); import time; time.sleep(2); print(\"ok\")'"
+    r = dock.run("candidate", f"for i in 1 2 3 4 5; do {hog} & done; wait; echo done", timeout=20)
+    assert r.signal == 9 or r.stdout.count(b"ok") < 5
+    stats = dock.containers["candidate"].stats(stream=False)
+    assert stats["memory_stats"]["limit"] <= 256 << 20
+    assert dock.run("candidate", "echo alive").stdout == b"alive\n"

@@ -733,6 +733,8 @@ class DockerBackend(Backend):
         # container's root and drops to the side's account for the command.
         r = container.exec_run(argv, user="0:0", workdir=self.workdir, demux=True)
         out, err = r.output
+        if r.exit_code == 128 + signal.SIGKILL:
+            return r.exit_code, b""  # see run(): the memory limit took the wrapper too
         if r.exit_code != 0:
             raise _core.IsolationError(
                 f"timing wrapper failed in the {side}'s container (exit {r.exit_code}): "
@@ -766,8 +768,15 @@ class DockerBackend(Backend):
             "gid": self._owners[side][1],
         }
         t0 = time.perf_counter_ns()
-        _, out = self._exec(side, ["python3", "/opt/fm/run.py", json.dumps(request)])
+        code, out = self._exec(side, ["python3", "/opt/fm/run.py", json.dumps(request)])
         host = time.perf_counter_ns() - t0
+        if code == 128 + signal.SIGKILL:
+            # Only the kernel can kill the (root-owned) wrapper: the container's
+            # memory limit was reached and the OOM killer chose it.
+            return CommandResult(
+                exit_code=-1, signal=signal.SIGKILL, timed_out=False, stdout=b"",
+                stderr=b"frontier-measure: the container's memory limit was reached\n",
+                wall_ns=host, leftover=self.sweep(side), host_wall_ns=host)
         try:
             reply = json.loads(out.decode().strip().splitlines()[-1])
         except (ValueError, IndexError) as exc:

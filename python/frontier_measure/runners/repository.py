@@ -50,7 +50,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import _core, perf
-from ..isolation import Backend, CommandResult, open_backend
+from ..isolation import Backend, CommandResult, Policy, open_backend
 from ..record import reference_digest
 from . import InputTiming
 
@@ -94,6 +94,7 @@ class RepoSettings:
     threshold: float = 1.0
     cost: str = "wall"
     timing: dict[str, Any] = field(default_factory=dict)
+    limits: dict[str, Any] = field(default_factory=dict)  # Policy fields set by the task
     cases: list[RepoCase] = field(default_factory=list)
     timing_inputs: list[RepoTimingInput] = field(default_factory=list)
 
@@ -141,6 +142,16 @@ def load_settings(root: str | Path) -> RepoSettings:
     s.threshold = float(fr.get("threshold", 1.0))
     s.cost = str(fr.get("cost", "wall"))
     s.timing = dict(fr.get("timing", {}))
+    env = doc.get("environment", {})
+    if isinstance(env.get("memory_mb"), int):
+        s.limits["memory_mb"] = env["memory_mb"]
+    for key in ("nproc", "disk_mb", "file_size_mb", "open_files"):
+        if key in rep:
+            if not isinstance(rep[key], int) or rep[key] <= 0:
+                problems.append(f"task.toml [metadata.frontier.repository].{key}: "
+                                "a positive integer")
+            else:
+                s.limits[key] = rep[key]
     if not s.fixtures_dir.is_dir():
         problems.append(f"{s.fixtures}/: missing (the prepared working directory)")
     if not s.reference_dir.is_dir():
@@ -334,10 +345,18 @@ def record_task(task_dir: str | Path, runs: int | None = None, isolation: str | 
     settings = load_settings(task_dir)
     if runs:
         settings.repetitions = runs
-    with open_backend(isolation or os.environ.get("FM_ISOLATION", "local")) as b:
+    with open_backend(isolation or os.environ.get("FM_ISOLATION", "local"),
+                      policy_for(settings)) as b:
         golden = record(settings, b, progress=progress)
     settings.golden_path.write_text(json.dumps(golden, indent=1, sort_keys=True) + "\n")
     return {**golden, "runs": golden["recordings"]}
+
+
+def policy_for(settings: RepoSettings) -> Policy:
+    """The isolation limits of a task's sides: defaults, then the task's
+    ([environment] memory_mb, [metadata.frontier.repository] nproc, disk_mb,
+    file_size_mb, open_files); every command's timeout is set per call."""
+    return Policy(**settings.limits, timeout_s=settings.command_timeout_s)
 
 
 def _ref_build(settings: RepoSettings) -> str:
@@ -572,7 +591,7 @@ def evaluate(task_dir: str | Path, candidate_dir: str | Path | None = None, *,
                                       if k.split("/", 1)[0] in keep}}
     started = time.perf_counter()
     own = backend is None
-    b = backend or open_backend(isolation)
+    b = backend or open_backend(isolation, policy_for(settings))
     try:
         # Held-out data and golden outputs: closed to both sides while they run.
         b.guard([settings.tests_dir])
