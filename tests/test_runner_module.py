@@ -163,3 +163,29 @@ def test_a_side_that_keeps_hanging_is_given_up_after_three_cases(tmp_path):
     assert len(reasons) == len(task.cases()) and not obs.items
     assert reasons[:3] == ["timed out after 1 s"] * 3
     assert set(reasons[3:]) == {"not run: 3 cases of the candidate had timed out"}
+
+
+def test_guard_is_shared_by_overlapping_evaluations(tmp_path):
+    import subprocess
+    import sys
+
+    from frontier_measure.runners.module import guard_acquire, guard_release
+
+    d = tmp_path / "tests"
+    d.mkdir(mode=0o755)
+    os.chmod(d, 0o755)
+    guard_acquire(d)  # evaluation A
+    guard_acquire(d)  # evaluation B (nested here; another process in practice)
+    guard_release(d)  # A ends: B still runs, so the data stays closed
+    assert os.stat(d).st_mode & 0o777 == 0o700
+    guard_release(d)
+    assert os.stat(d).st_mode & 0o777 == 0o755
+    # An evaluator that dies holding the guard does not keep it forever.
+    code = ("import sys; from pathlib import Path; "
+            "from frontier_measure.runners.module import guard_acquire; "
+            "guard_acquire(Path(sys.argv[1]))")
+    subprocess.run([sys.executable, "-c", code, str(d)], check=True)
+    assert os.stat(d).st_mode & 0o777 == 0o700
+    guard_acquire(d)
+    guard_release(d)
+    assert os.stat(d).st_mode & 0o777 == 0o755

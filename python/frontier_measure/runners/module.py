@@ -23,6 +23,9 @@ callable timer. Two checks keep the numbers honest:
 from __future__ import annotations
 
 import contextlib
+import fcntl
+import hashlib
+import json
 import os
 import random
 import secrets
@@ -404,6 +407,70 @@ class WorkerSide(_core.Side):
         self.worker.handle.resume()
 
 
+def _guard_file(path: Path) -> Path:
+    digest = hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:16]
+    return Path(tempfile.gettempdir()) / f"frontier-measure-guard-{digest}.json"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _with_guard_state(path: Path, change: Callable[[dict[str, Any]], None]) -> None:
+    """Run `change` on the shared guard record of `path` under an exclusive lock.
+    Evaluations of the same task may overlap (several evaluators on a machine):
+    the first one in closes the directory, the last one out restores its mode,
+    so no evaluation's candidate can read it while another ends. Holders are
+    process ids; those of evaluators that died are dropped."""
+    state_path = _guard_file(path)
+    fd = os.open(state_path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        raw = os.read(fd, 1 << 16)
+        try:
+            state = json.loads(raw) if raw else {}
+        except ValueError:
+            state = {}
+        holders = [int(p) for p in state.get("holders", []) if _alive(int(p))]
+        state = {"holders": holders, "mode": int(state.get("mode", -1))}
+        change(state)
+        os.lseek(fd, 0, os.SEEK_SET)
+        os.ftruncate(fd, 0)
+        os.write(fd, json.dumps(state).encode())
+    finally:
+        os.close(fd)
+
+
+def guard_acquire(path: Path) -> None:
+    def change(state: dict[str, Any]) -> None:
+        if not state["holders"]:
+            mode = stat.S_IMODE(path.stat().st_mode)
+            if state["mode"] < 0 or mode & 0o077:
+                state["mode"] = mode  # else: left closed by a dead holder; keep its record
+            os.chmod(path, mode & 0o700)
+        state["holders"].append(os.getpid())
+
+    _with_guard_state(path, change)
+
+
+def guard_release(path: Path) -> None:
+    def change(state: dict[str, Any]) -> None:
+        if os.getpid() in state["holders"]:
+            state["holders"].remove(os.getpid())
+        if not state["holders"]:
+            if state["mode"] >= 0:
+                os.chmod(path, state["mode"])
+            state["mode"] = -1
+
+    _with_guard_state(path, change)
+
+
 # Accounts of the module/package workers. They are not the repository runner's
 # (isolation.ACCOUNTS): that runner kills every process of its accounts between
 # commands, which would take down a worker of a concurrent evaluation.
@@ -458,7 +525,7 @@ class ModuleSession:
                                        timeout_s=task.case_timeout_s)
         self.notes: list[str] = []
         self.owners: dict[str, tuple[int, int] | None] = {s: None for s in SIDES}
-        self._guarded: list[tuple[Path, int]] = []
+        self._guarded: list[Path] = []
         self.base = Path(tempfile.mkdtemp(prefix="fm-py-"))
         try:
             os.chmod(self.base, 0o711)  # sides may pass through to their own area only
@@ -498,10 +565,8 @@ class ModuleSession:
         if not is_root():
             self.notes.append(f"{path} stays readable by the sides (not root)")
             return
-        mode = stat.S_IMODE(path.stat().st_mode)
-        if mode & 0o077:
-            self._guarded.append((path, mode))
-            os.chmod(path, mode & 0o700)
+        guard_acquire(path)
+        self._guarded.append(path)
         self.notes.append(f"{path} closed to the sides (mode 0700) during the evaluation")
 
     def area(self, side: str) -> Path:
@@ -701,9 +766,9 @@ class ModuleSession:
         return d
 
     def close(self) -> None:
-        for p, mode in self._guarded:
+        for p in self._guarded:
             with contextlib.suppress(OSError):
-                os.chmod(p, mode)
+                guard_release(p)
         self._guarded.clear()
         shutil.rmtree(self.base, ignore_errors=True)
 
