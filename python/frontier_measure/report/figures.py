@@ -176,7 +176,11 @@ def speedups(report: Report, scale: str) -> str | None:
             Line2D([], [], color=PURPLE, marker="o", linewidth=2.2, label="slower"),
             Line2D([], [], color=RED, linestyle="dashed", linewidth=1.3, label="task threshold"),
         ]
-        fig.legend(handles=handles, loc="outside upper right", ncols=5, fontsize=8.5)
+        if any(i.ci_low is None and i.speedup for _, _a, i in rows):
+            handles.append(Line2D([], [], color=GREY, marker="o", markerfacecolor="white",
+                                  linestyle="none", label="no interval in the result"))
+        fig.legend(handles=handles, loc="outside upper right", ncols=min(len(handles), 6),
+                   fontsize=8.5)
         return _svg(fig, f"speedups-{scale}")
 
 
