@@ -30,7 +30,10 @@ bool run(Simulator& sim, std::uint64_t max_instructions, std::uint64_t max_cycle
         const std::uint64_t done = sim.instret();
         if (sim.exited()) return true;
         if (done >= max_instructions || sim.cycles() >= max_cycles) break;
-        const std::uint64_t stop = done + std::min(chunk, max_instructions - done);
+        std::uint64_t stop = done + std::min(chunk, max_instructions - done);
+        // Without the timing model cycles are instructions: the cycle budget is
+        // an instruction budget, enforced exactly rather than per chunk.
+        if (!sim.timing()) stop = std::min(stop, max_cycles);
         {
             py::gil_scoped_release release;
             sim.run(stop, max_cycles);
