@@ -56,6 +56,9 @@ def open_task_copy():
     base = Path(tempfile.mkdtemp(prefix="fm-test-task-"))
     os.chmod(base, 0o755)
     shutil.copytree(DEDUPE, base / "dedupe")
+    # copytree copies modes, and another evaluation may be guarding the
+    # bundled task right now: open the copy as a fresh checkout would be.
+    os.chmod(base / "dedupe" / "tests", 0o755)
     yield base / "dedupe"
     shutil.rmtree(base, ignore_errors=True)
 
