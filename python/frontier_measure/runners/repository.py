@@ -471,7 +471,7 @@ class CommandSequenceSide(_core.Side):
                                       + _text(r.stderr)[-300:])
             wall += r.wall_ns
             cpu += r.user_ns + r.sys_ns
-            digest = hashlib.sha256(r.stdout).digest()
+            digest = hashlib.sha256(r.stdout).digest() + hashlib.sha256(r.stderr).digest()
             out_files = snapshot(self.backend.area(self.side) / CASE_DIR)
             seen.append((_status(r), digest + json.dumps(out_files, sort_keys=True).encode()))
         return wall, cpu, seen
