@@ -11,7 +11,8 @@ import pytest
 from frontier_measure import _core
 from frontier_measure.diff import Tolerance
 from frontier_measure.observe import Ref, canonical, unpack
-from frontier_measure.runners.module import DigestCheck, InputMaker, TimingViolation, calibrate_pair
+from frontier_measure.perf import calibrate_loops
+from frontier_measure.runners.module import DigestCheck, InputMaker, TimingViolation
 from frontier_measure.task import normalise_ops
 from frontier_measure.worker import Worker
 
@@ -139,13 +140,13 @@ class FakeSide(_core.Side):
         return b
 
 
-def test_calibrate_pair_targets_the_cheaper_side_and_caps_the_dearer():
+def test_calibrate_loops_targets_the_cheaper_side_and_caps_the_dearer():
     ref, cand = FakeSide(1_000_000), FakeSide(10_000)  # a 100x speedup
     # Uncapped the cheaper side needs 500 loops for 5 ms; the dearer one would
     # then take 500 ms per batch, so the cap (40 ms) wins: 40 loops.
-    assert calibrate_pair(ref, cand, 5_000_000, 40_000_000) == 40
-    assert calibrate_pair(ref, cand, 5_000_000, 10**12) >= 500
-    assert calibrate_pair(FakeSide(10**9), cand, 5_000_000, 40_000_000) == 1
+    assert calibrate_loops(ref, cand, 5_000_000, 40_000_000) == 40
+    assert calibrate_loops(ref, cand, 5_000_000, 10**12) >= 500
+    assert calibrate_loops(FakeSide(10**9), cand, 5_000_000, 40_000_000) == 1
 
 
 def test_worker_module_binds_the_timer_before_candidate_code():

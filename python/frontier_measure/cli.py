@@ -145,12 +145,12 @@ def report(results: tuple[Path, ...], out: Path, formats: str) -> None:
 # ----------------------------------------------------------------- tasks
 
 
-def _task_errors(fn):  # type: ignore[no-untyped-def]
+def _task_errors(fn):
     """Task problems are one clear message per problem, never a traceback."""
     import functools
 
     @functools.wraps(fn)
-    def wrapper(*args, **kwargs):  # type: ignore[no-untyped-def]
+    def wrapper(*args, **kwargs):
         from .task import TaskError
 
         try:

@@ -163,19 +163,68 @@ def _counter_medians(rounds: list[Any]) -> dict[str, dict[str, Any]]:
     return out
 
 
-def calibrate_loops(reference: _core.Side, candidate: _core.Side, target_ns: int) -> int:
-    """One loop count for both sides: the larger of the two calibrations, so
-    even the cheaper side's batch reaches the target."""
+def calibrate_loops(reference: _core.Side, candidate: _core.Side, target_ns: int,
+                    max_batch_ns: int | None = None) -> int:
+    """One loop count for both sides: enough for the cheaper side's batch to
+    reach `target_ns`, unless that would make the dearer side's batch longer
+    than `max_batch_ns` (a 200x speedup must not cost 200 target batches per
+    round); then the cheaper side's batch is shorter, but still far above the
+    clock's resolution."""
 
-    def for_side(side: _core.Side, other: _core.Side) -> int:
+    def for_side(side: _core.Side, other: _core.Side) -> tuple[int, float]:
         other.suspend()
         side.resume()
+        seen: list[tuple[int, int]] = []
+
+        def measure(n: int) -> int:
+            wall = int(side.measure(n).wall_ns)
+            seen.append((n, wall))
+            return wall
+
         try:
-            return int(_core.calibrate(lambda n: side.measure(n).wall_ns, target_ns))
+            loops = int(_core.calibrate(measure, target_ns))
         finally:
             side.suspend()
+        at = [w / n for n, w in seen if n == loops]
+        return loops, max(at) if at else float(target_ns) / loops
 
-    return max(for_side(reference, candidate), for_side(candidate, reference))
+    a, a_cost = for_side(reference, candidate)
+    b, b_cost = for_side(candidate, reference)
+    if max_batch_ns is None:
+        return max(a, b)
+    dearer = max(a_cost, b_cost)  # ns per loop of the slower side
+    cap = max(1, int(max_batch_ns / max(dearer, 1.0)))
+    return min(max(a, b), cap)
+
+
+def round_records(collected: Sequence[Any], cost: str) -> tuple[list[dict[str, Any]], list[float],
+                                                                    list[float]]:
+    """Per-round records for result files, and each side's cost per loop."""
+    ref_costs = [batch_cost(r.reference, cost) for r in collected]
+    cand_costs = [batch_cost(r.candidate, cost) for r in collected]
+    records = [
+        {
+            "index": r.index,
+            "reference_first": r.reference_first,
+            "reference": ref_costs[i],
+            "candidate": cand_costs[i],
+            "reference_wall_ns": r.reference.wall_ns,
+            "candidate_wall_ns": r.candidate.wall_ns,
+            "reference_cpu_ns": r.reference.cpu_ns,
+            "candidate_cpu_ns": r.candidate.cpu_ns,
+        }
+        for i, r in enumerate(collected)
+    ]
+    return records, ref_costs, cand_costs
+
+
+def noise_warnings(ref_costs: Sequence[float], cand_costs: Sequence[float]) -> list[str]:
+    out = []
+    for side, vals in (("reference", ref_costs), ("candidate", cand_costs)):
+        s = stats.spread(vals)
+        if s > 0.10:
+            out.append(f"{side} values vary by {s:.0%} (MAD/median): the machine is noisy")
+    return out
 
 
 def compare(
@@ -237,37 +286,21 @@ def compare(
         max_rounds=max_rounds, seed=seed, progress=progress)
     warnings.extend(plan_warnings)
 
-    ref_costs = [batch_cost(r.reference, cost) for r in collected]
-    cand_costs = [batch_cost(r.candidate, cost) for r in collected]
+    records, ref_costs, cand_costs = round_records(collected, cost)
     short = min(min(r.reference.wall_ns, r.candidate.wall_ns) for r in collected)
     if short < target // 2:
         warnings.append(
             f"shortest batch took {short / 1e6:.3f} ms, under half the {target / 1e6:.3f} ms "
             "calibration target: clock granularity may show in the values"
         )
-    for side, vals in (("reference", ref_costs), ("candidate", cand_costs)):
-        s = stats.spread(vals)
-        if s > 0.10:
-            warnings.append(f"{side} values vary by {s:.0%} (MAD/median): the machine is noisy")
+    warnings.extend(noise_warnings(ref_costs, cand_costs))
     warnings.extend(summary.warnings)
     return Comparison(
         summary=summary,
         cost=cost,
         unit=COST_UNITS[cost],
         loops=n_loops,
-        rounds=[
-            {
-                "index": r.index,
-                "reference_first": r.reference_first,
-                "reference": ref_costs[i],
-                "candidate": cand_costs[i],
-                "reference_wall_ns": r.reference.wall_ns,
-                "candidate_wall_ns": r.candidate.wall_ns,
-                "reference_cpu_ns": r.reference.cpu_ns,
-                "candidate_cpu_ns": r.candidate.cpu_ns,
-            }
-            for i, r in enumerate(collected)
-        ],
+        rounds=records,
         reference_median=float(np.median(ref_costs)),
         candidate_median=float(np.median(cand_costs)),
         counters=_counter_medians(collected),

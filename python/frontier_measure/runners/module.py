@@ -40,7 +40,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .. import _core, perf, stats
+from .. import _core, perf
 from ..diff import Tolerance, differences
 from ..isolation import Policy, ensure_account, is_root
 from ..observe import DecodeError, pack, unpack
@@ -477,38 +477,6 @@ def guard_release(path: Path) -> None:
 ACCOUNTS = {"reference": "fm-py-ref", "candidate": "fm-py-cand"}
 
 
-def calibrate_pair(reference: _core.Side, candidate: _core.Side, target_ns: int,
-                   max_batch_ns: int) -> int:
-    """One loop count for both sides: enough for the cheaper side's batch to
-    reach `target_ns`, unless that would make the dearer side's batch longer
-    than `max_batch_ns` (a 200x speedup must not cost 200 target batches per
-    round); then the cheaper side's batch is shorter, but still far above the
-    clock's resolution."""
-
-    def for_side(side: _core.Side, other: _core.Side) -> tuple[int, float]:
-        other.suspend()
-        side.resume()
-        seen: list[tuple[int, int]] = []
-
-        def measure(n: int) -> int:
-            wall = int(side.measure(n).wall_ns)
-            seen.append((n, wall))
-            return wall
-
-        try:
-            loops = int(_core.calibrate(measure, target_ns))
-        finally:
-            side.suspend()
-        at = [w / n for n, w in seen if n == loops]
-        return loops, max(at) if at else float(target_ns) / loops
-
-    a, a_cost = for_side(reference, candidate)
-    b, b_cost = for_side(candidate, reference)
-    dearer = max(a_cost, b_cost)  # ns per loop of the slower side
-    cap = max(1, int(max_batch_ns / max(dearer, 1.0)))
-    return min(max(a, b), cap)
-
-
 class ModuleSession:
     """Private copies of both sides and workers over them, for one evaluation.
 
@@ -663,6 +631,7 @@ class ModuleSession:
         request_timeout = max(60.0, settings.max_time_s * 4)
         workers: dict[str, WorkerProcess] = {}
         collected: list[Any] = []
+        rounds_done = 0
         loops = 0
         warnings: list[str] = []
         try:
@@ -672,39 +641,28 @@ class ModuleSession:
             ref = WorkerSide("reference", workers["reference"], maker, check, request_timeout)
             cand = WorkerSide("candidate", workers["candidate"], maker, check, request_timeout)
             maker.phase = 1
-            loops = calibrate_pair(ref, cand, int(settings.batch_ms * 1e6),
-                                   int(settings.max_batch_ms * 1e6))
+            loops = perf.calibrate_loops(ref, cand, int(settings.batch_ms * 1e6),
+                                         int(settings.max_batch_ms * 1e6))
             # Rounds start from a common block count, so the k-th batch of each
             # side gets the same inputs and their outputs can be compared.
             maker.phase = 2
             ref.block = cand.block = 0
-            first = max(settings.min_rounds + settings.min_rounds % 2, 6)
-            plan = _core.Plan(loops=loops, warmup=settings.warmup, rounds=first, seed=seed)
-            rounds_started = time.perf_counter()
-            collected.extend(_core.run_paired(ref, cand, plan))
-            block_seed = seed
-            while True:
-                summary = self._summarize(collected)
-                hw = summary.half_width
-                if hw is not None and hw <= settings.precision:
-                    break
-                if (len(collected) >= settings.max_rounds
-                        or time.perf_counter() - rounds_started >= settings.max_time_s):
-                    if hw is not None:
-                        warnings.append(f"stopped at {len(collected)} rounds with interval "
-                                        f"half-width {hw:.1%} (> {settings.precision:.1%} "
-                                        "asked): time budget reached")
-                    break
-                block_seed += 7919
-                more = min(max(6, len(collected) // 2), settings.max_rounds - len(collected))
-                more += more % 2
-                plan = _core.Plan(loops=loops, warmup=0, rounds=more, seed=block_seed)
-                collected.extend(_core.run_paired(ref, cand, plan, None, len(collected)))
+
+            def count(done: int, _planned: int) -> None:
+                nonlocal rounds_done
+                rounds_done = done
+
+            collected, summary, plan_warnings = perf.run_rounds(
+                ref, cand, loops=loops, cost=self.task.cost, warmup=settings.warmup,
+                confidence=settings.confidence, threshold=self.task.threshold, precision=settings.precision,
+                max_time=settings.max_time_s, min_rounds=max(settings.min_rounds, 6),
+                max_rounds=settings.max_rounds, seed=seed, progress=count)
+            warnings.extend(plan_warnings)
             self.timer_gaps[t.id] = max(ref.max_gap, cand.max_gap)
         except (TimingViolation, WorkerFailure) as exc:
             side = exc.side
             return InputTiming(
-                id=t.id, size=t.size, loops=loops, summary={"rounds": len(collected)},
+                id=t.id, size=t.size, loops=loops, summary={"rounds": rounds_done},
                 rounds=[], reference_median=float("nan"), candidate_median=float("nan"),
                 elapsed_s=time.perf_counter() - started,
                 error=f"{side}: {exc.reason}" if side != "candidate" else exc.reason,
@@ -712,39 +670,17 @@ class ModuleSession:
         finally:
             for w in workers.values():
                 w.close()
-        summary = self._summarize(collected)
-        cost = self.task.cost
-        ref_costs = [perf.batch_cost(r.reference, cost) for r in collected]
-        cand_costs = [perf.batch_cost(r.candidate, cost) for r in collected]
-        for side, vals in (("reference", ref_costs), ("candidate", cand_costs)):
-            s = stats.spread(vals)
-            if s > 0.10:
-                warnings.append(f"{side} values vary by {s:.0%} (MAD/median): the machine is noisy")
+        records, ref_costs, cand_costs = perf.round_records(collected, self.task.cost)
+        warnings.extend(perf.noise_warnings(ref_costs, cand_costs))
         return InputTiming(
             id=t.id, size=t.size, loops=loops, summary=summary.to_dict(),
-            rounds=[{
-                "index": r.index,
-                "reference_first": r.reference_first,
-                "reference": ref_costs[i],
-                "candidate": cand_costs[i],
-                "reference_wall_ns": r.reference.wall_ns,
-                "candidate_wall_ns": r.candidate.wall_ns,
-                "reference_cpu_ns": r.reference.cpu_ns,
-                "candidate_cpu_ns": r.candidate.cpu_ns,
-            } for i, r in enumerate(collected)],
+            rounds=records,
             reference_median=float(sorted(ref_costs)[len(ref_costs) // 2]),
             candidate_median=float(sorted(cand_costs)[len(cand_costs) // 2]),
             elapsed_s=time.perf_counter() - started,
             warnings=warnings,
             outputs_checked=check.compared,
         )
-
-    def _summarize(self, collected: list[Any]) -> stats.Summary:
-        cost = self.task.cost
-        ref = [perf.batch_cost(r.reference, cost) for r in collected]
-        cand = [perf.batch_cost(r.candidate, cost) for r in collected]
-        return stats.summarize(ref, cand, confidence=self.task.timing.confidence,
-                               threshold=self.task.threshold)
 
     def describe(self) -> dict[str, Any]:
         d: dict[str, Any] = {
