@@ -6,6 +6,10 @@ Public API (everything else is internal):
     compare(reference, candidate, ...)  paired, interleaved timing of two callables or commands
     Comparison                           its result: speedup, interval, verdict, rounds
     environment()                        the machine a measurement is taken on
+    sim.run(elf, ...)                    run a RISC-V program on the cycle-counting simulator
+
+Errors: MeasureError and its subclasses SpawnError, IsolationError, SideError
+(`.side` names which side failed) and SimulatorFault (`.code`, `.pc`).
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ except ImportError as exc:  # pragma: no cover - exercised only on broken instal
         f"from the project root. Original error: {exc}"
     ) from exc
 
-from ._core import IsolationError, MeasureError, SideError, SpawnError
+from ._core import IsolationError, MeasureError, SideError, SimulatorFault, SpawnError
 from .environment import environment
 from .perf import Comparison, compare
 
@@ -30,6 +34,7 @@ __all__ = [
     "IsolationError",
     "MeasureError",
     "SideError",
+    "SimulatorFault",
     "SpawnError",
     "compare",
     "environment",
