@@ -34,9 +34,19 @@ def test_no_network(dock):
 
 
 def test_root_is_read_only_and_work_is_writable(dock):
-    r = dock.run("candidate", "touch /usr/planted; echo $?; echo hi > f; cat f")
-    assert r.stdout.decode().split() == ["1", "hi"]
-    assert (dock.area("candidate") / "f").read_text() == "hi\n"
+    work = dock.fresh_copy("candidate", None, "w")
+    r = dock.run("candidate", "touch /usr/planted; echo $?; echo hi > f; cat f; echo $HOME",
+                 cwd="w")
+    assert r.stdout.decode().split() == ["1", "hi", "/work/w"]
+    assert (work / "f").read_text() == "hi\n"
+
+
+def test_container_scratch_is_cleared_at_each_fresh_start(dock):
+    dock.fresh_copy("candidate", None, "w")
+    dock.run("candidate", "echo cached > /tmp/cache", cwd="w")
+    assert dock.run("candidate", "cat /tmp/cache").stdout == b"cached\n"
+    dock.fresh_copy("candidate", None, "w")
+    assert dock.run("candidate", "cat /tmp/cache").exit_code != 0
 
 
 def test_sides_see_only_their_own_area(dock):
@@ -85,9 +95,10 @@ def test_fork_bomb_hits_the_pids_limit(dock):
 
 
 def test_file_size_limit(dock):
-    r = dock.run("candidate", "head -c 50000000 /dev/zero > big")
+    work = dock.fresh_copy("candidate", None, "w")
+    r = dock.run("candidate", "head -c 50000000 /dev/zero > big", cwd="w")
     assert r.exit_code != 0
-    assert (dock.area("candidate") / "big").stat().st_size <= 4 << 20
+    assert (work / "big").stat().st_size <= 4 << 20
 
 
 def test_cpuset_applied(dock):

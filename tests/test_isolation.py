@@ -27,10 +27,31 @@ def test_command_result_shape(local):
     assert r.wall_ns > 0
 
 
-def test_runs_in_own_area(local):
-    r = local.run("reference", "pwd; echo hi > f; cat f")
-    assert r.stdout.decode().splitlines() == [str(local.area("reference")), "hi"]
-    assert (local.area("reference") / "f").read_text() == "hi\n"
+def test_runs_in_its_working_directory_with_home_there(local):
+    work = local.fresh_copy("reference", None, "w")
+    r = local.run("reference", "pwd; echo $HOME; echo hi > f; cat f", cwd="w")
+    assert r.stdout.decode().splitlines() == [str(work), str(work), "hi"]
+    assert (work / "f").read_text() == "hi\n"
+
+
+@pytest.mark.needs_root
+def test_area_and_sealed_program_are_not_writable_by_the_side(local, tmp_path):
+    (tmp_path / "prog").write_text("#!/bin/sh\necho run\n")
+    os.chmod(tmp_path / "prog", 0o755)
+    local.fresh_copy("candidate", tmp_path, "program")
+    local.seal("candidate", "program")
+    r = local.run("candidate", "touch ../x; touch x; echo y >> prog; ./prog", cwd="program")
+    assert r.stdout == b"run\n" and r.stderr.count(b"Permission denied") == 3
+    assert not (local.area("candidate") / "x").exists()
+
+
+@pytest.mark.needs_root
+def test_scratch_files_are_cleared_at_each_fresh_start(local):
+    local.fresh_copy("candidate", None, "w")
+    local.run("candidate", "echo cached > /tmp/fm-cache-test", cwd="w")
+    assert Path("/tmp/fm-cache-test").exists()
+    local.fresh_copy("candidate", None, "w")
+    assert not Path("/tmp/fm-cache-test").exists()
 
 
 @pytest.mark.needs_root
@@ -96,16 +117,18 @@ def test_timeout_kills_a_command_that_sleeps_forever(local):
 
 
 def test_file_size_limit_stops_a_disk_filler(local):
-    r = local.run("candidate", "head -c 50000000 /dev/zero > big")
+    work = local.fresh_copy("candidate", None, "w")
+    r = local.run("candidate", "head -c 50000000 /dev/zero > big", cwd="w")
     assert r.signal == 25 or r.exit_code != 0  # SIGXFSZ
-    assert (local.area("candidate") / "big").stat().st_size <= 4 << 20
+    assert (work / "big").stat().st_size <= 4 << 20
 
 
 @pytest.mark.needs_root
 def test_area_size_bounds_total_writes(local):
     # Many files each under the file-size limit: the tmpfs runs out, not the disk.
+    local.fresh_copy("candidate", None, "w")
     r = local.run("candidate", "i=0; while [ $i -lt 40 ]; do head -c 1000000 /dev/zero > f$i "
-                  "|| exit 9; i=$((i+1)); done")
+                  "|| exit 9; i=$((i+1)); done", cwd="w")
     assert r.exit_code == 9
     assert b"No space left" in r.stderr
     local.fresh_copy("candidate", None, "")

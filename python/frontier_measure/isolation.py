@@ -321,9 +321,13 @@ class Backend(ABC):
             if is_root():
                 # A tmpfs bounds how much the side can write in total (a full
                 # disk is the other side's and the evaluator's problem too).
+                # The area itself belongs to root and is only entered by the
+                # side's group: the side writes only in the directories the
+                # evaluator hands it (a fresh working directory per case and
+                # per timed run), so nothing it keeps can outlive a run.
                 r = subprocess.run(
                     ["mount", "-t", "tmpfs", "-o",
-                     f"size={self.policy.disk_mb}m,mode=0700,uid={uid},gid={gid},nodev,nosuid",
+                     f"size={self.policy.disk_mb}m,mode=0750,uid=0,gid={gid},nodev,nosuid",
                      f"fm-{side}", str(area)],
                     capture_output=True, text=True,
                 )
@@ -332,8 +336,10 @@ class Backend(ABC):
                 else:
                     self.notes.append(f"no tmpfs for the {side}'s area ({r.stderr.strip()}): "
                                       "its total disk use is not bounded")
-                os.chown(area, uid, gid)
-            os.chmod(area, 0o700)
+                os.chown(area, 0, gid)
+                os.chmod(area, 0o750)
+            else:
+                os.chmod(area, 0o700)
             self._areas[side] = area
             self._owners[side] = (uid, gid)
 
@@ -348,7 +354,10 @@ class Backend(ABC):
 
     def fresh_copy(self, side: str, source: Path | None, rel: str) -> Path:
         """Replace `rel` in the side's area with a fresh copy of `source`
-        (an empty directory when None), owned by the side."""
+        (an empty directory when None), owned by the side. What the side left
+        in the machine's scratch directories goes too: a fresh start has no
+        state from earlier runs (a cache there would flatter its timing)."""
+        self.clear_scratch(side)
         dest = self._areas[side] / rel
         if dest == self._areas[side]:
             # The area itself is a mount point: empty it, keep it.
@@ -367,6 +376,45 @@ class Backend(ABC):
                 for n in dirs + files:
                     os.lchown(os.path.join(root, n), uid, gid)
         return dest
+
+    def seal(self, side: str, rel: str) -> None:
+        """Make `rel` (e.g. the built program) read-only for the side: owned
+        by root, readable and executable through the side's group."""
+        root = self._areas[side] / rel
+        if not is_root():
+            # The side runs as this account and could undo it: best effort.
+            for dirpath, dirnames, filenames in os.walk(root):
+                for n in [dirpath, *(os.path.join(dirpath, f) for f in dirnames + filenames)]:
+                    if not os.path.islink(n):
+                        os.chmod(n, stat.S_IMODE(os.lstat(n).st_mode) & ~0o222)
+            return
+        gid = self._owners[side][1]
+        for dirpath, dirnames, filenames in os.walk(root):
+            for n in [dirpath, *(os.path.join(dirpath, f) for f in dirnames + filenames)]:
+                os.lchown(n, 0, gid)
+                if os.path.islink(n):
+                    continue
+                mode = stat.S_IMODE(os.lstat(n).st_mode)
+                # Owner's read/execute bits given to the group; write taken from all.
+                os.chmod(n, (mode & ~0o7222 & ~0o070) | ((mode & 0o500) >> 3))
+
+    def clear_scratch(self, side: str) -> list[str]:
+        """Remove what the side's account owns in /tmp, /var/tmp and /dev/shm."""
+        if not is_root() or side not in self._owners:
+            return []
+        uid = self._owners[side][0]
+        removed = []
+        for scratch in ("/tmp", "/var/tmp", "/dev/shm"):
+            try:
+                entries = list(os.scandir(scratch))
+            except OSError:
+                continue
+            for e in entries:
+                with contextlib.suppress(OSError):
+                    if e.stat(follow_symlinks=False).st_uid == uid:
+                        self._remove(side, Path(e.path))
+                        removed.append(e.path)
+        return removed
 
     def _remove(self, side: str, path: Path) -> None:
         # The side may have left directories without write permission.
@@ -465,21 +513,7 @@ class Backend(ABC):
     def _remove_side_files(self) -> list[str]:
         """What the sides' accounts left in the machine's shared scratch
         directories (their own area is removed with it), removed."""
-        if not is_root() or not self._owners:
-            return []
-        uids = {uid for uid, _ in self._owners.values()}
-        removed = []
-        for scratch in ("/tmp", "/var/tmp", "/dev/shm"):
-            try:
-                entries = list(os.scandir(scratch))
-            except OSError:
-                continue
-            for e in entries:
-                with contextlib.suppress(OSError):
-                    if e.stat(follow_symlinks=False).st_uid in uids:
-                        self._remove("", Path(e.path))
-                        removed.append(e.path)
-        return removed
+        return [p for side in SIDES for p in self.clear_scratch(side)]
 
     def __enter__(self) -> Backend:
         return self
@@ -537,12 +571,14 @@ class LocalBackend(Backend):
             s.uid, s.gid = uid, gid
         return s
 
-    def _env(self, side: str, env: Mapping[str, str] | None, path_prepend: Sequence[str]) -> dict:
-        area = str(self._areas[side])
+    def _env(self, side: str, env: Mapping[str, str] | None, path_prepend: Sequence[str],
+             cwd: str) -> dict:
         out = {
             "PATH": ":".join([*path_prepend, _SAFE_PATH]),
-            "HOME": area,
-            "TMPDIR": area,
+            # HOME is the command's own directory: whatever a program keeps
+            # there is part of the observed state, not hidden across runs.
+            "HOME": cwd,
+            "TMPDIR": "/tmp",
             "LANG": "C.UTF-8",
             "LC_ALL": "C.UTF-8",
             "FM_SIDE_TOKEN": self._tokens[side],
@@ -555,8 +591,9 @@ class LocalBackend(Backend):
     def run(self, side, command, *, cwd="", stdin=b"", timeout=None, env=None,
             path_prepend=()) -> CommandResult:
         argv = ["/bin/sh", "-c", command] if isinstance(command, str) else list(command)
-        spec = self._spec(side, argv, self.side_path(side, cwd),
-                          self._env(side, env, path_prepend), timeout, stdin)
+        where = self.side_path(side, cwd)
+        spec = self._spec(side, argv, where, self._env(side, env, path_prepend, where),
+                          timeout, stdin)
         r = _core.run_process(spec)
         return CommandResult.from_process(r, leftover=self.sweep(side))
 
@@ -683,6 +720,7 @@ class DockerBackend(Backend):
         self._make_areas(uids)
         self.containers: dict[str, Any] = {}
         self._paused: dict[str, bool] = {}
+        self._clear_next: dict[str, bool] = {}
         tag = secrets.token_hex(4)
         p = self.policy
         try:
@@ -725,6 +763,11 @@ class DockerBackend(Backend):
     def side_path(self, side: str, rel: str = "") -> str:
         return f"{self.workdir}/{rel}" if rel else self.workdir
 
+    def clear_scratch(self, side: str) -> list[str]:
+        if hasattr(self, "_clear_next"):
+            self._clear_next[side] = True
+        return []
+
     def _exec(self, side: str, argv: list[str]) -> tuple[int, bytes]:
         container = self.containers[side]
         self.resume(side)
@@ -748,7 +791,7 @@ class DockerBackend(Backend):
         argv = ["/bin/sh", "-c", command] if isinstance(command, str) else list(command)
         full_env = {
             "PATH": ":".join([*path_prepend, _SAFE_PATH]),
-            "HOME": self.workdir,
+            "HOME": self.side_path(side, cwd),
             "TMPDIR": "/tmp",
             "LANG": "C.UTF-8",
             "LC_ALL": "C.UTF-8",
@@ -766,6 +809,9 @@ class DockerBackend(Backend):
             "address_space": p.memory_mb << 20,
             "uid": self._owners[side][0],
             "gid": self._owners[side][1],
+            # The container's own /tmp and /dev/shm: emptied of the side's
+            # files at each fresh start, as the local backend does on the host.
+            "clear_scratch": self._clear_next.pop(side, False),
         }
         t0 = time.perf_counter_ns()
         code, out = self._exec(side, ["python3", "/opt/fm/run.py", json.dumps(request)])

@@ -51,6 +51,14 @@ def sweep(uid, gid):
     return len(found)
 
 
+def clear_scratch(uid, gid):
+    """Remove the side's files from the container's /tmp and /dev/shm, as the
+    side itself (the wrapper's root may not delete in sticky directories)."""
+    subprocess.run(["find", "/tmp", "/dev/shm", "-mindepth", "1", "-maxdepth", "1", "-uid",
+                    str(uid), "-exec", "rm", "-rf", "{}", "+"], user=uid, group=gid,
+                   extra_groups=[], env={"PATH": "/usr/bin:/bin"}, stderr=subprocess.DEVNULL)
+
+
 def limits(req):
     def apply():
         for res, value in ((resource.RLIMIT_NPROC, req.get("nproc")),
@@ -66,6 +74,8 @@ def main():
         return
     req = json.loads(sys.argv[1])
     uid, gid = req["uid"], req["gid"]
+    if req.get("clear_scratch"):
+        clear_scratch(uid, gid)
     cap = req["max_output"]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter_ns()

@@ -270,8 +270,12 @@ def build(backend: Backend, side: str, source: Path, command: str,
     """Fresh copy of `source` as the side's program, built by `command`."""
     backend.fresh_copy(side, source, PROGRAM)
     if not command:
+        backend.seal(side, PROGRAM)
         return {"ok": True, "command": "", "log": ""}
     r = backend.run(side, command, cwd=PROGRAM, timeout=timeout)
+    # From now on the program is read-only to its side: state kept next to it
+    # would survive from one timed run to the next.
+    backend.seal(side, PROGRAM)
     log = _text(r.stdout + r.stderr)
     return {"ok": r.ok, "command": command, "status": r.describe(), "log": log[-20000:],
             "seconds": r.wall_ns / 1e9}
