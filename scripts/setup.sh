@@ -11,6 +11,7 @@ debian_packages=(
   hyperfine                                        # bench: side-by-side comparison
   qemu-user-static                                 # kernel scale: differential tests
   docker.io debootstrap                            # repository scale: Docker backend
+  make gcc                                         # repository scale: bundled task builds
 )
 
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
