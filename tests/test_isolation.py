@@ -198,3 +198,14 @@ def test_files_left_in_shared_scratch_dirs_are_removed_on_close():
     assert not Path("/tmp/fm-left-behind").exists()
     assert not Path("/dev/shm/fm-left-behind").exists()
     assert "/tmp/fm-left-behind" in b.removed_elsewhere
+
+
+def test_processes_are_found_by_their_side_token():
+    # Without root a side's processes are told apart by an environment token.
+    s = _core.ProcessSpec()
+    s.argv = ["sh", "-c", "setsid sleep 30 & exit 0"]
+    s.env = {"FM_SIDE_TOKEN": "t-found-by-token"}
+    _core.run_process(s)
+    found = isolation.processes_with_token("t-found-by-token")
+    assert len(found) == 1
+    os.kill(found[0], 9)
