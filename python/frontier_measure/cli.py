@@ -227,6 +227,9 @@ def eval_cmd(target: Path, candidate: Path | None, out: Path, reward: Path | Non
 
     Compliance, then functionality (held-out cases vs golden outputs), then
     paired timing per timing input; strict success needs all three.
+
+    With a directory of tasks, every task's oracle is evaluated and the exit
+    status is 1 unless all of them are strict successes.
     """
     import os
     import time
@@ -264,6 +267,10 @@ def eval_cmd(target: Path, candidate: Path | None, out: Path, reward: Path | Non
     ok = sum(bool(r.get("strict_success")) for r in rows)
     click.echo(f"\n{ok}/{len(rows)} tasks: strict success; "
                f"{time.perf_counter() - started:.0f} s; results in {out}/")
+    if ok < len(rows):
+        # Every bundled oracle must succeed: a failure here is a broken task or
+        # a broken machine, and scripts (CI, run.sh) must see it.
+        raise SystemExit(1)
 
 
 @main.group()
@@ -300,3 +307,61 @@ def sim_run(program: Path, args: tuple[str, ...], machine: str, profile: bool,
     click.echo(("\n" if res.stdout and not res.stdout.endswith(b"\n") else "") + simview.result(res))
     if json_out:
         json_out.write_text(json.dumps(res.to_dict(), indent=2))
+
+
+@main.group()
+def harbor() -> None:
+    """Run tasks the way a Harbor trial does (only tests/ reaches the verifier)."""
+
+
+@harbor.command(name="export")
+@click.argument("task_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.argument("out", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--base", metavar="IMAGE", help="Replace the Dockerfile's FROM image with IMAGE.")
+@click.option("--wheels", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="Ship the wheels in this directory (default: build them from this checkout).")
+@_task_errors
+def harbor_export(task_dir: Path, out: Path, base: str | None, wheels: Path | None) -> None:
+    """Write TASK_DIR as a self-contained Harbor task at OUT: its tests/ also
+    carries task.toml, the pristine reference and the evaluator's wheels."""
+    from . import harbor as hb
+
+    dest = hb.export(task_dir, out, base=base, wheels=wheels)
+    click.echo(f"exported {task_dir} -> {dest}")
+
+
+@harbor.command(name="scripts")
+@click.argument("tasks_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--check", is_flag=True, help="Only report scripts that differ from the template.")
+@_task_errors
+def harbor_scripts(tasks_dir: Path, check: bool) -> None:
+    """(Re)write every task's tests/test.sh from the one template."""
+    from . import harbor as hb
+    from .task import find_tasks
+
+    differ = hb.write_test_scripts(find_tasks(tasks_dir), check=check)
+    for t in differ:
+        click.echo(f"{t / 'tests' / 'test.sh'}: {'differs' if check else 'written'}")
+    if check and differ:
+        raise SystemExit(1)
+
+
+@harbor.command(name="trial")
+@click.argument("task_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--agent", type=click.Choice(["oracle", "nop"]), default="oracle",
+              show_default=True, help="oracle runs solution/solve.sh; nop changes nothing.")
+@click.option("--base", metavar="IMAGE", default=None,
+              help="Base image of the task's container (default: $FM_DOCKER_IMAGE or "
+                   "frontier-measure/base:bookworm-1).")
+@_task_errors
+def harbor_trial(task_dir: Path, agent: str, base: str | None) -> None:
+    """Run one trial with the Docker engine: build the task's image, let the
+    agent work, upload tests/ to /tests, run test.sh, print reward.json."""
+    from . import harbor as hb
+
+    try:
+        verdict = hb.trial(task_dir, agent, base=base)
+    except RuntimeError as exc:
+        raise click.ClickException(str(exc)) from None
+    for line in hb.iter_lines(verdict):
+        click.echo(line)
