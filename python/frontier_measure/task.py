@@ -9,6 +9,12 @@
                          the behaviours the cases must cover), cases.py (functional cases
                          and timing inputs), golden.json (recorded reference observations)
 
+The verifier layout is what a Harbor trial has: only tests/ is uploaded, so an
+exported task (harbor.py) carries a pristine copy of the reference in
+tests/reference/ and a copy of task.toml. A directory with task.toml and tests/
+but no environment/workspace/ loads from tests/reference/; the agent's and the
+oracle's files (instruction.md, environment/, solution/) are not needed there.
+
 `load()` raises `TaskError` listing every problem found, each naming its file
 and field; `validate()` returns the same problems as a list (plus audits that
 need the cases: behaviour coverage, golden outputs present).
@@ -100,7 +106,7 @@ class Task:
 
     @property
     def reference_dir(self) -> Path:
-        return self.path / "environment" / "workspace"
+        return reference_dir(self.path)
 
     @property
     def oracle_dir(self) -> Path:
@@ -144,6 +150,20 @@ REQUIRED_FILES = (
     "tests/test.sh",
 )
 PYTHON_FILES = ("tests/checklist.toml", "tests/cases.py")
+VERIFIER_FILES = ("task.toml", "tests/test.sh")
+
+
+def is_verifier_layout(root: Path) -> bool:
+    """Only tests/ (with tests/reference/) is there: a Harbor trial's verifier side."""
+    return not (root / "environment" / "workspace").is_dir() \
+        and (root / "tests" / "reference").is_dir()
+
+
+def reference_dir(root: Path) -> Path:
+    """The reference S: environment/workspace/, or tests/reference/ in the verifier layout."""
+    if is_verifier_layout(root):
+        return root / "tests" / "reference"
+    return root / "environment" / "workspace"
 
 
 def _get(table: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str,
@@ -180,10 +200,11 @@ def load(path: str | Path) -> Task:
     problems: list[str] = []
     if not root.is_dir():
         raise TaskError(root, ["not a directory"])
-    for rel in REQUIRED_FILES:
+    verifier = is_verifier_layout(root)
+    for rel in VERIFIER_FILES if verifier else REQUIRED_FILES:
         if not (root / rel).is_file():
             problems.append(f"{rel}: missing")
-    if not (root / "environment" / "workspace").is_dir():
+    if not reference_dir(root).is_dir():
         problems.append("environment/workspace/: missing (the reference)")
     doc = _read_toml(root / "task.toml", "task.toml", problems) if (root / "task.toml").is_file() \
         else {}
@@ -254,7 +275,7 @@ def load(path: str | Path) -> Task:
         for rel in PYTHON_FILES:
             if not (root / rel).is_file():
                 problems.append(f"{rel}: missing")
-        if not (root / "solution" / "workspace").is_dir():
+        if not verifier and not (root / "solution" / "workspace").is_dir():
             problems.append("solution/workspace/: missing (the oracle candidate)")
         if (root / "tests/checklist.toml").is_file():
             chk = _read_toml(root / "tests/checklist.toml", "tests/checklist.toml", problems)
@@ -275,12 +296,12 @@ def load(path: str | Path) -> Task:
                                 "(list every promised behaviour)")
             else:
                 behaviours = {str(k): str(v) for k, v in beh.items()}
-        ref = root / "environment" / "workspace"
+        ref = reference_dir(root)
         if entry and ref.is_dir() and not (
             (ref / f"{entry}.py").is_file() or (ref / entry / "__init__.py").is_file()
         ):
             problems.append(f"{where}.entry: '{entry}' is neither {entry}.py nor "
-                            f"{entry}/__init__.py in environment/workspace/")
+                            f"{entry}/__init__.py in {ref.relative_to(root)}/")
         if scale == "package" and entry and ref.is_dir() and (ref / f"{entry}.py").is_file():
             problems.append(f"{where}.entry: a package-scale entry must be a package directory")
     if problems:
@@ -406,7 +427,9 @@ def find_tasks(path: str | Path) -> list[Path]:
     if (p / "task.toml").is_file():
         return [p]
     return sorted(t.parent for t in p.rglob("task.toml")
-                  if "workspace" not in t.parts and ".venv" not in t.parts)
+                  if "workspace" not in t.parts and ".venv" not in t.parts
+                  # an exported task's tests/task.toml is a copy, not another task
+                  and not (t.parent.name == "tests" and (t.parent.parent / "task.toml").is_file()))
 
 
 def validate(path: str | Path) -> list[str]:

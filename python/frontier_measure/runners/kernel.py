@@ -54,6 +54,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import display, results, sim
+from .. import task as task_layout
 from ..compliance import Finding
 from ..compliance.c import CRules, inspect_object, inspect_sources
 
@@ -97,7 +98,8 @@ class KernelTask:
 
     @property
     def reference_dir(self) -> Path:
-        return self.path / "environment" / "workspace"
+        # environment/workspace/, or tests/reference/ where only tests/ was uploaded
+        return task_layout.reference_dir(self.path)
 
     @property
     def oracle_dir(self) -> Path:
