@@ -18,6 +18,7 @@ trial with the Docker engine (oracle or nop agent) and reads the reward back.
 
 from __future__ import annotations
 
+import fcntl
 import grp
 import hashlib
 import importlib.metadata
@@ -98,7 +99,8 @@ elif command -v frontier-measure >/dev/null 2>&1; then
 elif python3 -c 'import frontier_measure' >/dev/null 2>&1; then
     fm=(python3 -m frontier_measure)
 elif [ -d "$here/wheels" ]; then
-    site=${FM_SITE:-/opt/frontier-measure/site-packages}
+    key=$(cat "$here"/wheels/*.whl 2>/dev/null | cksum | cut -d' ' -f1)
+    site=${FM_SITE:-/opt/frontier-measure/$key/site-packages}
     if [ ! -d "$site" ]; then
         unpack=(python3 - "$here/wheels" "$site")
         "${unpack[@]}" >"$LOGS/install.txt" 2>&1 <<'PY' || finish "unpacking failed: install.txt" 1
@@ -225,6 +227,16 @@ def build_wheels(cache: Path | None = None) -> Path:
     out = cache / f"wheels-{_source_digest(root)}"
     if (out / "complete").is_file():
         return out
+    cache.mkdir(parents=True, exist_ok=True)
+    with open(cache / "lock", "w") as lock:
+        # One build at a time: concurrent exports share the cache and its cmake directory.
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (out / "complete").is_file():
+            _build_wheels(root, cache, out)
+    return out
+
+
+def _build_wheels(root: Path, cache: Path, out: Path) -> None:
     partial = cache / (out.name + ".partial")
     shutil.rmtree(partial, ignore_errors=True)
     partial.mkdir(parents=True)
@@ -239,7 +251,9 @@ def build_wheels(cache: Path | None = None) -> Path:
     (partial / "complete").write_text("\n".join(sorted(p.name for p in partial.glob("*.whl"))))
     shutil.rmtree(out, ignore_errors=True)
     partial.rename(out)
-    return out
+    for old in cache.glob("wheels-*"):  # earlier sources' wheels are not needed again
+        if old != out:
+            shutil.rmtree(old, ignore_errors=True)
 
 
 # ----------------------------------------------------------------- export

@@ -52,7 +52,8 @@ elif command -v frontier-measure >/dev/null 2>&1; then
 elif python3 -c 'import frontier_measure' >/dev/null 2>&1; then
     fm=(python3 -m frontier_measure)
 elif [ -d "$here/wheels" ]; then
-    site=${FM_SITE:-/opt/frontier-measure/site-packages}
+    key=$(cat "$here"/wheels/*.whl 2>/dev/null | cksum | cut -d' ' -f1)
+    site=${FM_SITE:-/opt/frontier-measure/$key/site-packages}
     if [ ! -d "$site" ]; then
         unpack=(python3 - "$here/wheels" "$site")
         "${unpack[@]}" >"$LOGS/install.txt" 2>&1 <<'PY' || finish "unpacking failed: install.txt" 1
