@@ -138,7 +138,9 @@ def _check_hostile(backend, name: str) -> None:
         assert "GOLDEN READ" not in log
         assert any("golden outputs not readable" in line for i in failing(r) for line in i["diff"])
     elif name == "hostile_write_reference":
-        assert "WROTE" not in log
+        assert "WROTE" not in log and "denied" in log
+        built = backend.area("reference") / "program" / "logstat.py"
+        assert built.read_bytes() == (TASK / "environment/workspace/logstat.py").read_bytes()
     elif name == "hostile_fork_bomb":
         pass  # bounded by the process limit, stopped, swept (checked in _hostile)
     elif name == "hostile_background":
