@@ -208,7 +208,12 @@ def _source_digest(root: Path) -> str:
 
 
 def _run(argv: list[str], what: str, **kwargs: Any) -> subprocess.CompletedProcess[str]:
-    r = subprocess.run(argv, capture_output=True, text=True, **kwargs)
+    try:
+        r = subprocess.run(argv, capture_output=True, text=True, **kwargs)
+    except subprocess.TimeoutExpired as exc:
+        raise RuntimeError(f"{what} timed out after {exc.timeout:g} s") from None
+    except OSError as exc:
+        raise RuntimeError(f"{what}: cannot run {argv[0]} ({exc.strerror})") from None
     if r.returncode != 0:
         tail = "\n".join((r.stdout + r.stderr).strip().splitlines()[-15:])
         raise RuntimeError(f"{what} failed (exit {r.returncode}):\n{tail}")
@@ -334,8 +339,9 @@ def build_image(exported: Path) -> str:
     (an unchanged environment is not built again)."""
     name = exported.name.lower().replace("_", "-")
     tag = f"frontier-measure/trial-{name}:{_tree_digest(exported / 'environment')}"
-    have = subprocess.run(["docker", "image", "inspect", tag], capture_output=True)
-    if have.returncode != 0:
+    try:
+        _docker("image", "inspect", tag, what="docker image inspect")
+    except RuntimeError:
         _docker("build", "-q", "-t", tag, str(exported / "environment"),
                 what=f"docker build of {exported / 'environment'}", timeout=1800)
     return tag
@@ -407,8 +413,12 @@ class Trial:
             timeout = float(_toml(self.task).get("verifier", {}).get("timeout_sec", 600))
         _docker("cp", str(self.task / "tests"), f"{self.container}:/tests",
                 what="uploading tests/")
-        subprocess.run(["docker", "exec", self.container, "bash", "/tests/test.sh"],
-                       capture_output=True, timeout=timeout)
+        try:
+            subprocess.run(["docker", "exec", self.container, "bash", "/tests/test.sh"],
+                           capture_output=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise RuntimeError(f"the verifier did not finish in {timeout:g} s "
+                               "([verifier] timeout_sec)") from None
         raw = self.read("/logs/verifier/reward.json")
         if raw is None:
             raise RuntimeError("the verifier left no /logs/verifier/reward.json")
