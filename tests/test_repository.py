@@ -109,6 +109,9 @@ def test_failing_candidates_fail_for_the_right_reason(local, name, kind, needle)
     # A missing or extra file also shows in the case's own `ls` of the directory.
     assert kind in kinds and kinds <= {kind, "stdout" if kind == "files" else kind}
     assert any(needle in line for i in bad for line in i["diff"])
+    rule = {"wrong_exit": "wrong-exit-code", "different_stderr": "wrong-stderr",
+            "missing_file": "missing-file", "extra_file": "extra-file"}[name]
+    assert r["functional"]["rule"] == rule
 
 
 def _digest(root: Path) -> str:

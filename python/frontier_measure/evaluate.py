@@ -226,7 +226,8 @@ def _delegate(task: Task, candidate: str | Path | None, res: dict[str, Any],
     if not res["compliance"]["compliant"]:
         res["failure"] = _failure("compliance", "violation", str(comp.get("findings", [""])[0]))
     elif not fun.get("passed"):
-        res["failure"] = _failure("functional", "wrong-value", str(fun.get("reason")))
+        res["failure"] = _failure("functional", str(fun.get("rule") or "wrong-value"),
+                                  str(fun.get("reason")))
     elif not res["strict_success"]:
         res["failure"] = _failure("performance", "below-threshold",
                                   f"worst input {perf.get('worst_input')}: speedup "

@@ -568,6 +568,23 @@ def time_inputs(settings: RepoSettings, backend: Backend, *, max_time: float | N
 # --------------------------------------------------------------------- evaluate
 
 
+def failure_rule(item: Mapping[str, Any]) -> str:
+    """What kind of functional failure a failed item is."""
+    kind = item["id"].rsplit("/", 1)[-1]
+    diff = item.get("diff") or [""]
+    if kind == "files":
+        if any(d.startswith("removed:") for d in diff):
+            return "missing-file"
+        if any(d.startswith("added:") for d in diff):
+            return "extra-file"
+        return "changed-file"
+    if kind == "exit_code":
+        return "wrong-exit-code"
+    if kind in ("stdout", "stderr"):
+        return f"wrong-{kind}"
+    return "no-observation"
+
+
 MAX_TIMEOUTS = 2  # after this many timed-out commands the rest of the cases are not run
 
 
@@ -632,20 +649,23 @@ def evaluate(task_dir: str | Path, candidate_dir: str | Path | None = None, *,
         items = compare(golden["items"], observed, golden.get("excluded", []), missing)
         passed = sum(r["passed"] for r in items)
         functional = passed == len(items) and not problems and cand_build["ok"]
-        reason = None
+        reason = rule = None
         if not cand_build["ok"]:
-            reason = f"build failed: {cand_build['status']}"
+            reason, rule = f"build failed: {cand_build['status']}", "build-failed"
         elif problems:
             reason = problems[0]
+            rule = "timeout" if "timed out" in reason else "left-processes"
         elif not functional:
             first = next(r for r in items if not r["passed"])
             reason = f"{first['id']}: " + "; ".join(first.get("diff", []))[:300]
+            rule = failure_rule(first)
         result["functional"] = {
             "passed": functional,
             "items_passed": passed,
             "items_total": len(items),
             "summary": f"{passed}/{len(items)} items passed",
             "reason": reason,
+            "rule": rule,
             "problems": problems,
             "excluded": golden.get("excluded", []),
             "items": items,
