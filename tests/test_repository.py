@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -122,10 +123,15 @@ def _digest(root: Path) -> str:
     return h.hexdigest()
 
 
-def _hostile(backend, name: str) -> dict:
+def _hostile(backend, name: str, tmp: Path) -> dict:
     """Evaluate a hostile candidate; the evaluator's data must come out intact."""
     before = _digest(TASK / "tests"), _digest(TASK / "environment")
-    r = evaluate(name, backend, only_cases=QUICK[:2], command_timeout=3)
+    cand = tmp / name
+    shutil.copytree(CANDIDATES / name, cand)
+    # The candidate is told exactly where the golden outputs are.
+    (cand / "target.path").write_text(str(TASK / "tests" / "golden.json"))
+    r = rp.evaluate(TASK, cand, backend=backend, timing=False, only_cases=QUICK[:2],
+                    command_timeout=3)
     assert (_digest(TASK / "tests"), _digest(TASK / "environment")) == before
     assert r["build"]["candidate"]["ok"], r["build"]["candidate"]
     assert not r["functional"]["passed"] and r["functional"]["reason"]
@@ -133,12 +139,15 @@ def _hostile(backend, name: str) -> dict:
     return r
 
 
-def _check_hostile(backend, name: str) -> None:
-    r = _hostile(backend, name)
+def _check_hostile(backend, name: str, tmp: Path) -> None:
+    r = _hostile(backend, name, tmp)
     f = r["functional"]
     log = r["build"]["candidate"].get("log", "")
     if name == "hostile_read_golden":
-        assert "GOLDEN READ" not in log
+        # Copies of the task elsewhere on the machine (another checkout) are not
+        # the evaluator's to close; the evaluated task's golden outputs are.
+        golden = str(TASK / "tests" / "golden.json")
+        assert f"READ {golden}" not in log and f"denied: {golden}" in log
         assert any("golden outputs not readable" in line for i in failing(r) for line in i["diff"])
     elif name == "hostile_write_reference":
         assert "WROTE" not in log and "denied" in log
@@ -162,8 +171,8 @@ HOSTILE = ["hostile_read_golden", "hostile_write_reference", "hostile_fork_bomb"
 
 @pytest.mark.needs_root
 @pytest.mark.parametrize("name", HOSTILE)
-def test_hostile_candidates_local(local, name):
-    _check_hostile(local, name)
+def test_hostile_candidates_local(local, name, tmp_path):
+    _check_hostile(local, name, tmp_path)
 
 
 @pytest.fixture(scope="module")
@@ -181,8 +190,8 @@ def test_oracle_passes_under_docker(dock):
 
 @pytest.mark.needs_docker
 @pytest.mark.parametrize("name", HOSTILE)
-def test_hostile_candidates_docker(dock, name):
-    _check_hostile(dock, name)
+def test_hostile_candidates_docker(dock, name, tmp_path):
+    _check_hostile(dock, name, tmp_path)
 
 
 @pytest.mark.slow
