@@ -148,7 +148,7 @@ def _check_hostile(backend, name: str, tmp: Path) -> None:
         # the evaluator's to close; the evaluated task's golden outputs are.
         golden = str(TASK / "tests" / "golden.json")
         assert f"READ {golden}" not in log and f"denied: {golden}" in log
-        assert any("golden outputs not readable" in line for i in failing(r) for line in i["diff"])
+        assert any("golden outputs not readable" in line for i in failing(r) for line in i["diff"]), log
     elif name == "hostile_write_reference":
         assert "WROTE" not in log and "denied" in log
         built = backend.area("reference") / "program" / "logstat.py"
