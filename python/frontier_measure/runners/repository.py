@@ -50,6 +50,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import _core, perf
+from ..diff import ItemResult
 from ..isolation import Backend, CommandResult, Policy, open_backend
 from ..record import reference_digest
 from . import InputTiming
@@ -428,16 +429,13 @@ def compare(golden: Mapping[str, Any], observed: Mapping[str, Any],
         case = item_id.split("/", 1)[0]
         if item_id not in observed:
             why = (missing_reason or {}).get(case, "no observation was produced")
-            results.append({"id": item_id, "case": case, "passed": False, "diff": [why]})
+            results.append(ItemResult(item_id, case, False, [why]).to_dict())
             continue
         actual = observed[item_id]
         if item_id in skip and isinstance(actual, dict):
             actual = {p: v for p, v in actual.items() if p not in skip[item_id]}
         diff = item_diff(item_id, expected, actual)
-        row: dict[str, Any] = {"id": item_id, "case": case, "passed": not diff}
-        if diff:
-            row["diff"] = diff
-        results.append(row)
+        results.append(ItemResult(item_id, case, not diff, diff).to_dict())
     return results
 
 
