@@ -240,3 +240,15 @@ def test_harbor_verifier_writes_a_flat_reward(tmp_path):
     assert reward["reward"] == 0 and 0 < reward["functional_pass_rate"] < 1
     assert all(isinstance(v, (int, float)) for v in reward.values())
     assert (logs / "out" / "repository-logstat" / "result.json").is_file()
+
+
+def test_validate_names_each_problem_of_a_repository_task(tmp_path):
+    from frontier_measure.task import validate
+
+    assert validate(TASK) == []
+    copy = tmp_path / "logstat"
+    shutil.copytree(TASK, copy, ignore=shutil.ignore_patterns("candidates"))
+    (copy / "tests" / "golden.json").unlink()
+    shutil.rmtree(copy / "tests" / "fixtures")
+    problems = validate(copy)
+    assert any(p.startswith("tests/fixtures/: missing") for p in problems)

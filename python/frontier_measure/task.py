@@ -439,6 +439,10 @@ def validate(path: str | Path) -> list[str]:
     except TaskError as exc:
         return exc.problems
     problems: list[str] = []
+    if task.scale == "repository":
+        from .runners import repository
+
+        return repository.validate(task.path)
     if task.scale not in PYTHON_SCALES:
         return problems  # other scales validate their own data
     try:

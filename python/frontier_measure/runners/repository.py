@@ -193,6 +193,34 @@ def load_settings(root: str | Path) -> RepoSettings:
     return s
 
 
+def validate(root: str | Path) -> list[str]:
+    """Every problem of a repository task's own data, as 'file: problem' lines."""
+    try:
+        settings = load_settings(root)
+    except RepositoryTaskError as exc:
+        text = str(exc)
+        return text.split(": ", 1)[1].split("; ") if ": " in text else [text]
+    problems = []
+    if not settings.build:
+        problems.append("task.toml [metadata.frontier.repository].build: missing (the "
+                        "candidate's build command)")
+    sizes = {t.size for t in settings.timing_inputs}
+    if len(sizes) < 2:
+        problems.append(f"{settings.cases_file}: [[timing]] needs inputs of at least 2 sizes")
+    if not settings.oracle_dir.is_dir():
+        problems.append("solution/workspace/: missing (the oracle candidate)")
+    try:
+        golden = load_golden(settings)
+    except RepositoryTaskError as exc:
+        problems.append(str(exc).replace(str(settings.root) + "/", ""))
+    else:
+        ids = {c.id for c in settings.cases}
+        recorded = {k.split("/", 1)[0] for k in golden["items"]}
+        for cid in sorted(ids - recorded):
+            problems.append(f"tests/golden.json: case '{cid}' not recorded; re-record")
+    return problems
+
+
 # --------------------------------------------------------------------- observing
 
 
