@@ -53,6 +53,7 @@ from .. import _core, perf
 from ..diff import ItemResult
 from ..isolation import Backend, CommandResult, Policy, open_backend
 from ..record import reference_digest
+from ..task import reference_dir as task_reference_dir
 from . import InputTiming
 
 GOLDEN_SCHEMA = 1
@@ -101,7 +102,8 @@ class RepoSettings:
 
     @property
     def reference_dir(self) -> Path:
-        return self.root / "environment" / "workspace"
+        # environment/workspace/, or tests/reference/ in a Harbor verifier's layout.
+        return task_reference_dir(self.root)
 
     @property
     def oracle_dir(self) -> Path:
@@ -156,7 +158,7 @@ def load_settings(root: str | Path) -> RepoSettings:
     if not s.fixtures_dir.is_dir():
         problems.append(f"{s.fixtures}/: missing (the prepared working directory)")
     if not s.reference_dir.is_dir():
-        problems.append("environment/workspace/: missing (the reference)")
+        problems.append(f"{s.reference_dir.relative_to(root)}/: missing (the reference)")
     try:
         cases_doc = tomllib.loads((root / s.cases_file).read_text())
     except OSError:
