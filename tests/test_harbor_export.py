@@ -19,9 +19,7 @@ from frontier_measure.runners import kernel
 from frontier_measure.task import find_tasks, load, validate
 
 FM = str(Path(sys.executable).parent / "frontier-measure")
-# tasks/repository/ is kept by its own runner's authors; its script is regenerated
-# with `frontier-measure harbor scripts tasks/repository` when they adopt it.
-TEMPLATED = [t for t in find_tasks(ROOT / "tasks") if t.parent.name != "repository"]
+TEMPLATED = find_tasks(ROOT / "tasks")
 
 
 @pytest.fixture
