@@ -209,3 +209,24 @@ def test_processes_are_found_by_their_side_token():
     found = isolation.processes_with_token("t-found-by-token")
     assert len(found) == 1
     os.kill(found[0], 9)
+
+
+@pytest.mark.needs_root
+def test_overlapping_guards_keep_the_data_closed_until_the_last_closes():
+    top = Path(tempfile.mkdtemp(prefix="fm-guard2-"))
+    os.chmod(top, 0o755)
+    data = top / "tests"
+    data.mkdir(mode=0o755)
+    os.chmod(data, 0o755)
+    first, second = LocalBackend(Policy(timeout_s=10)), LocalBackend(Policy(timeout_s=10))
+    try:
+        first.guard([data])
+        second.guard([data])
+        first.close()
+        assert stat.S_IMODE(data.stat().st_mode) == 0o700
+        assert not second.can_read("candidate", data)
+    finally:
+        first.close()
+        second.close()
+    assert stat.S_IMODE(data.stat().st_mode) == 0o755
+    shutil.rmtree(top)

@@ -312,7 +312,7 @@ class Backend(ABC):
         self._owners: dict[str, tuple[int, int]] = {}
         self._mounted: list[Path] = []
         self._base: Path | None = None
-        self._guarded: list[tuple[Path, int]] = []
+        self._guarded: list[Path] = []
         self.notes: list[str] = []
         self._closed = False
         self.accounts: dict[str, str] = dict(ACCOUNTS)
@@ -460,10 +460,12 @@ class Backend(ABC):
                 self.notes.append(f"{p} stays readable: without root the sides run as the "
                                   "evaluator's own account")
                 continue
-            mode = stat.S_IMODE(p.stat().st_mode)
-            if mode & 0o077:
-                self._guarded.append((p, mode))
-                os.chmod(p, mode & 0o700)
+            # Shared with the module runner: evaluations of one task may overlap,
+            # the first in closes the directory and the last out restores it.
+            from .runners.module import guard_acquire
+
+            guard_acquire(p)
+            self._guarded.append(p)
             for side in SIDES:
                 if self.can_read(side, p):
                     raise _core.IsolationError(f"the {side} can still read {p}")
@@ -514,9 +516,12 @@ class Backend(ABC):
         for side in SIDES:
             with contextlib.suppress(Exception):
                 self.sweep(side)
-        for p, mode in self._guarded:
-            with contextlib.suppress(OSError):
-                os.chmod(p, mode)
+        if self._guarded:
+            from .runners.module import guard_release
+
+            for p in self._guarded:
+                with contextlib.suppress(OSError):
+                    guard_release(p)
         self._guarded.clear()
         self.removed_elsewhere = self._remove_side_files()
         for area in self._mounted:
