@@ -231,12 +231,7 @@ def eval_cmd(target: Path, candidate: Path | None, out: Path, reward: Path | Non
     With a directory of tasks, every task's oracle is evaluated and the exit
     status is 1 unless all of them are strict successes.
     """
-    import os
     import time
-
-    if isolation:
-        # Read by the repository runner (runners/repository.py) when it opens a backend.
-        os.environ["FM_ISOLATION"] = isolation
 
     from . import evalview
     from .evaluate import evaluate
@@ -247,7 +242,7 @@ def eval_cmd(target: Path, candidate: Path | None, out: Path, reward: Path | Non
     if not tasks:
         raise click.ClickException(f"{target}: no task.toml found")
     if len(tasks) == 1:
-        res = evaluate(tasks[0], candidate, out=out)
+        res = evaluate(tasks[0], candidate, out=out, isolation=isolation)
         click.echo(evalview.evaluation(res))
         if reward:
             write_json(res["reward"], reward)
@@ -260,7 +255,7 @@ def eval_cmd(target: Path, candidate: Path | None, out: Path, reward: Path | Non
                            item_show_func=lambda p: p.name if p else "") as bar:
         for t in bar:
             try:
-                rows.append(evaluate(t, None, out=out))
+                rows.append(evaluate(t, None, out=out, isolation=isolation))
             except Exception as exc:  # one broken task must not hide the others
                 rows.append({"task": str(t), "error": str(exc)})
     click.echo(evalview.suite(rows))

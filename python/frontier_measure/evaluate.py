@@ -52,9 +52,12 @@ def evaluate(
     *,
     out: str | Path | None = None,
     progress: Progress | None = None,
+    isolation: str | None = None,
 ) -> dict[str, Any]:
     """Evaluate one candidate on one task; write result.json under `out`
-    (as out/<scale>-<task>/result.json) when given. Returns the result dict."""
+    (as out/<scale>-<task>/result.json) when given. Returns the result dict.
+    `isolation` picks the backend of scales that run sides through one
+    ("local" or "docker"; default: the runner's own, $FM_ISOLATION or local)."""
     started = time.perf_counter()
     task = load(task_path)
     cand_dir = Path(candidate).resolve() if candidate else task.oracle_dir
@@ -75,7 +78,7 @@ def evaluate(
         if task.scale in PIPELINE_SCALES:
             _run(task, cand_dir, res, progress)
         else:
-            _delegate(task, candidate, res, progress)
+            _delegate(task, candidate, res, progress, isolation)
     except Exception as exc:
         # The evaluation itself could not finish (a broken task, an isolation
         # failure): recorded as such, never as a verdict on the candidate.
@@ -179,7 +182,7 @@ PIPELINE_SCALES = ("module", "package")
 
 
 def _delegate(task: Task, candidate: str | Path | None, res: dict[str, Any],
-              progress: Progress | None) -> None:
+              progress: Progress | None, isolation: str | None = None) -> None:
     import importlib
 
     try:
@@ -190,7 +193,10 @@ def _delegate(task: Task, candidate: str | Path | None, res: dict[str, Any],
                                     f"scale '{task.scale}' in this installation"]) from None
     import inspect
 
-    kwargs = {"progress": progress} if "progress" in inspect.signature(run).parameters else {}
+    accepted = inspect.signature(run).parameters
+    kwargs: dict[str, Any] = {"progress": progress} if "progress" in accepted else {}
+    if isolation is not None and "isolation" in accepted:
+        kwargs["isolation"] = isolation
     raw = run(task.path, candidate, **kwargs)
     if raw.get("schema") == results.SCHEMA:
         # The scale's evaluator already speaks result.json.
