@@ -7,6 +7,7 @@ import json
 import os
 import pwd
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 
@@ -192,3 +193,25 @@ def test_guard_is_shared_by_overlapping_evaluations(tmp_path):
     guard_acquire(d)
     guard_release(d)
     assert os.stat(d).st_mode & 0o777 == 0o755
+
+
+@pytest.mark.needs_root
+def test_staged_site_is_importable_by_an_unprivileged_account():
+    # Used when the evaluator's environment lives below a private directory.
+    import frontier_measure
+    from frontier_measure import _core
+    from frontier_measure.runners.module import _staged_site
+
+    stage = _staged_site(Path(frontier_measure.__file__).resolve().parent)
+    assert stage == _staged_site(Path(frontier_measure.__file__).resolve().parent)  # reused
+    spec = _core.ProcessSpec()
+    python = f"/usr/bin/python{sys.version_info.major}.{sys.version_info.minor}"
+    if not Path(python).exists():
+        pytest.skip(f"{python} not installed")
+    spec.argv = [python, "-I", "-c",
+                 f"import sys; sys.path.insert(0, {str(stage)!r}); "
+                 "import frontier_measure.worker, msgpack, numpy; print('ok')"]
+    spec.uid = spec.gid = 65534
+    spec.cwd = "/"
+    r = _core.run_process(spec)
+    assert r.stdout.strip() == b"ok", r.stderr.decode()

@@ -114,12 +114,77 @@ def worker_python(switched: bool) -> tuple[str, list[str]]:
                 f"no Python {version} interpreter that an unprivileged account can execute "
                 f"(tried {', '.join(options)}); install python{version} system-wide")
         found = usable[0]
-        bad = [d for d in sitedirs if not all(
-            q.stat().st_mode & 0o001 for q in [Path(d), *Path(d).parents])]
-        if bad:
-            raise _core.IsolationError(f"site-packages not readable by other accounts: {bad}")
+        import frontier_measure
+
+        package_dir = Path(frontier_measure.__file__).resolve().parent
+        if not all(_traversable(Path(d)) for d in [*sitedirs, str(package_dir)]):
+            # The evaluator's environment sits below a private directory (a
+            # home, a 0700 checkout): the worker gets a staged copy instead.
+            sitedirs = [str(_staged_site(package_dir))]
     _PYTHON_CACHE[switched] = (found, sitedirs)
     return found, sitedirs
+
+
+def _traversable(path: Path) -> bool:
+    """Whether every directory from / down to `path` may be entered by others."""
+    try:
+        return all(q.stat().st_mode & 0o001 for q in [path, *path.parents])
+    except OSError:
+        return False
+
+
+# What a worker imports beyond the standard library.
+_WORKER_PACKAGES = ("msgpack", "numpy", "numpy.libs")
+_STAGE_ROOT = Path("/var/tmp/frontier-measure-site")
+
+
+def _staged_site(package_dir: Path) -> Path:
+    """A world-readable copy of the packages a worker needs (frontier_measure,
+    with its built extension, and its dependencies), made once per content and
+    reused. Keyed by every file's path, size and mtime, so a rebuilt extension
+    or an edited source gets a fresh copy."""
+    import frontier_measure._core as core_mod
+
+    core_file = Path(core_mod.__file__).resolve()
+    sources: list[tuple[str, Path]] = [("frontier_measure", package_dir)]
+    for name in _WORKER_PACKAGES:
+        spec_dir = next((Path(d) / name for d in sys.path
+                         if d.endswith(("site-packages", "dist-packages"))
+                         and (Path(d) / name).is_dir()), None)
+        if spec_dir is not None:
+            sources.append((name, spec_dir))
+    key = hashlib.sha256()
+    for name, src in sources:
+        for f in sorted(src.rglob("*")):
+            if f.is_file() and "__pycache__" not in f.parts:
+                st = f.stat()
+                key.update(f"{name}/{f.relative_to(src)}:{st.st_size}:{st.st_mtime_ns}\n".encode())
+    st = core_file.stat()
+    key.update(f"{core_file.name}:{st.st_size}:{st.st_mtime_ns}".encode())
+    dest = _STAGE_ROOT / key.hexdigest()[:16]
+    if dest.is_dir():
+        return dest
+    _STAGE_ROOT.mkdir(mode=0o755, parents=True, exist_ok=True)
+    os.chmod(_STAGE_ROOT, 0o755)
+    tmp = Path(tempfile.mkdtemp(prefix=".stage-", dir=_STAGE_ROOT))
+    try:
+        for name, src in sources:
+            shutil.copytree(src, tmp / name, ignore=shutil.ignore_patterns("__pycache__"))
+        if not any((tmp / "frontier_measure").glob("_core*.so")):
+            shutil.copy2(core_file, tmp / "frontier_measure" / core_file.name)
+        for d, _dirs, files in os.walk(tmp):
+            os.chmod(d, 0o755)
+            for fname in files:
+                shared_object = fname.endswith(".so") or ".so." in fname
+                os.chmod(os.path.join(d, fname), 0o755 if shared_object else 0o644)
+        try:
+            tmp.rename(dest)
+        except OSError:
+            shutil.rmtree(tmp, ignore_errors=True)  # another evaluator staged it first
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return dest
 
 
 def _own_run_queue_wait() -> int:
