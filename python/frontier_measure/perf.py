@@ -354,7 +354,9 @@ def run_rounds(
     hw = summary.half_width
     if not fixed and (hw is None or hw > precision):
         per_round = (time.perf_counter() - t0) / pilot
-        wanted = max_rounds if hw is None else math.ceil(pilot * 1.25 * (hw / precision) ** 2)
+        # Twice the rounds the pilot's width predicts: the pilot's own width is noisy,
+        # and rounds are cheap next to a second look at the data.
+        wanted = max_rounds if hw is None else math.ceil(pilot * 2.0 * (hw / precision) ** 2)
         affordable = pilot + int(max(0.0, max_time - (time.perf_counter() - t0)) / per_round)
         total = min(wanted, max_rounds, affordable)
         extra = total - pilot
