@@ -7,7 +7,6 @@ the way goes into the result (see results.py for its schema).
 
 from __future__ import annotations
 
-import datetime as _dt
 import math
 import time
 from collections.abc import Callable
@@ -61,19 +60,9 @@ def evaluate(
     started = time.perf_counter()
     task = load(task_path)
     cand_dir = Path(candidate).resolve() if candidate else task.oracle_dir
-    res: dict[str, Any] = {
-        "schema": results.SCHEMA,
-        "schema_version": results.SCHEMA_VERSION,
-        "task": {"name": task.name, "path": str(task.path), "scale": task.scale,
-                 "threshold": task.threshold, "cost": task.cost, "entry": task.entry},
-        "candidate": {"path": str(cand_dir), "is_oracle": cand_dir == task.oracle_dir},
-        "started_at": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
-        "compliance": None,
-        "functional": {"ran": False},
-        "performance": {"ran": False},
-        "strict_success": False,
-        "failure": None,
-    }
+    res = results.new({"name": task.name, "path": str(task.path), "scale": task.scale,
+                       "threshold": task.threshold, "cost": task.cost, "entry": task.entry},
+                      cand_dir, task.oracle_dir)
     try:
         if task.scale in PIPELINE_SCALES:
             _run(task, cand_dir, res, progress)

@@ -46,6 +46,25 @@ SCHEMA = "frontier-measure/result"
 SCHEMA_VERSION = 1
 
 
+def new(task: dict[str, Any], candidate: Path, oracle: Path) -> dict[str, Any]:
+    """A result before any stage has run: every runner starts from this, so
+    an evaluation that breaks off still leaves a well-formed record."""
+    import datetime as _dt
+
+    return {
+        "schema": SCHEMA,
+        "schema_version": SCHEMA_VERSION,
+        "task": task,
+        "candidate": {"path": str(candidate), "is_oracle": candidate == oracle},
+        "started_at": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+        "compliance": None,
+        "functional": {"ran": False},
+        "performance": {"ran": False},
+        "strict_success": False,
+        "failure": None,
+    }
+
+
 def reward(result: dict[str, Any]) -> dict[str, float]:
     """The flat map of numbers a Harbor verifier writes as reward.json."""
     perf = result.get("performance") or {}

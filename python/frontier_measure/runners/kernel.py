@@ -36,7 +36,6 @@ Run: python -m frontier_measure.runners.kernel {record,eval} TASK [--candidate D
 from __future__ import annotations
 
 import argparse
-import datetime as _dt
 import functools
 import hashlib
 import importlib.util
@@ -323,20 +322,10 @@ def evaluate(task_dir: str | Path, candidate: str | Path | None = None, *,
     started = time.perf_counter()
     task = load(task_dir)
     cand = Path(candidate).resolve() if candidate else task.oracle_dir
-    res: dict[str, Any] = {
-        "schema": results.SCHEMA,
-        "schema_version": results.SCHEMA_VERSION,
-        "task": {"name": task.name, "path": str(task.path), "scale": "kernel",
-                 "threshold": task.threshold, "cost": "cycles", "entry": task.rules.required_symbols,
-                 "machine": task.machine},
-        "candidate": {"path": str(cand), "is_oracle": cand == task.oracle_dir},
-        "started_at": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
-        "compliance": None,
-        "functional": {"ran": False},
-        "performance": {"ran": False},
-        "strict_success": False,
-        "failure": None,
-    }
+    res = results.new({"name": task.name, "path": str(task.path), "scale": "kernel",
+                       "threshold": task.threshold, "cost": "cycles",
+                       "entry": task.rules.required_symbols, "machine": task.machine},
+                      cand, task.oracle_dir)
     try:
         _evaluate(task, cand, res)
     finally:
