@@ -35,7 +35,7 @@ def test_callables_big_ratio_is_found():
 
 
 def test_slower_candidate():
-    r = fm.compare(work(2000), work(20000), rounds=8)
+    r = fm.compare(work(2000), work(20000), rounds=12)
     assert r.verdict == "slower" and r.speedup < 0.5
 
 
@@ -47,7 +47,7 @@ def test_auto_rounds_stop_at_precision_or_budget():
 
 def test_commands_and_json_roundtrip():
     r = fm.compare(["sh", "-c", "i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done"],
-                   "sh -c 'i=0; while [ $i -lt 3000 ]; do i=$((i+1)); done'", rounds=6)
+                   "sh -c 'i=0; while [ $i -lt 3000 ]; do i=$((i+1)); done'", rounds=12)
     assert r.verdict == "faster"
     d = json.loads(json.dumps(r.to_dict()))
     assert d["summary"]["verdict"] == "faster"
@@ -56,7 +56,7 @@ def test_commands_and_json_roundtrip():
 
 def test_cpu_cost_for_commands():
     r = fm.compare("sh -c 'i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done'",
-                   "sh -c 'sleep 0.05'", rounds=6, cost="cpu")
+                   "sh -c 'sleep 0.05'", rounds=12, cost="cpu")
     # Sleeping costs wall time but almost no CPU.
     assert r.speedup > 3
 
@@ -110,7 +110,7 @@ def test_cli_compare_prints_the_table(tmp_path):
     out = tmp_path / "r.json"
     res = CliRunner().invoke(main, [
         "compare", "--ref", "sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done'",
-        "--cand", "true", "--rounds", "6", "--threshold", "1.5", "--json", str(out)])
+        "--cand", "true", "--rounds", "12", "--threshold", "1.5", "--json", str(out)])
     assert res.exit_code == 0, res.output
     assert "speedup (reference/candidate)" in res.output
     assert "verdict" in res.output and "faster" in res.output

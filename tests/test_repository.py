@@ -201,11 +201,11 @@ def test_timing_rows_and_output_recheck_on_timed_runs(local):
     # candidate whose timed runs differ from the reference's output is caught.
     s = rp.load_settings(TASK)
     s.timing_inputs = [t for t in s.timing_inputs if t.id == "small"]
-    s.timing.update({"min_rounds": 6, "max_rounds": 6})
+    s.timing.update({"min_rounds": 12, "max_rounds": 12})  # 6 AB/BA pairs: the fewest for a claim
     rp.build(local, "reference", s.reference_dir, "make", 60)
     rp.build(local, "candidate", s.oracle_dir, "make", 60)
     row = rp.time_inputs(s, local, max_time=1)[0]
-    assert row["error"] is None and row["rounds"] == 6 and len(row["samples"]) == 6
+    assert row["error"] is None and row["rounds"] == 12 and len(row["samples"]) == 12
     assert row["speedup"] > 0 and row["ci_low"] <= row["speedup"] <= row["ci_high"]
     assert row["verdict"] in ("faster", "slower", "indistinguishable", "insufficient")
     rp.build(local, "candidate", CANDIDATES / "missing_file", "make", 60)
