@@ -25,7 +25,7 @@ def test_oracle_is_a_strict_success(task):
 
 
 def test_reference_against_itself_is_indistinguishable(task):
-    for _attempt in range(2):  # see the module-scale test for why two runs
+    for _attempt in range(3):  # see the module-scale test for why three runs
         res = run(task, task / "environment" / "workspace")
         assert res["functional"]["failed"] == 0
         verdicts = {i["verdict"] for i in res["performance"]["inputs"]}
