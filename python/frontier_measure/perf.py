@@ -259,11 +259,10 @@ def compare(
     """
     if cost not in COSTS:
         raise ValueError(f"unknown cost '{cost}' (choose from {', '.join(COSTS)})")
-    if counters is None:
-        counters = ["task-clock", "page-faults", "context-switches"]
-        if cost in ("instructions", "cycles"):
-            counters = [cost, *counters]
-    counters = list(dict.fromkeys([*counters, *([cost] if cost in ("instructions", "cycles") else [])]))
+    # A counter cost is always attached, first, so it leads the perf group.
+    needed = [cost] if cost in ("instructions", "cycles") else []
+    given = ["task-clock", "page-faults", "context-switches"] if counters is None else counters
+    counters = list(dict.fromkeys([*needed, *given]))
     ref = make_side(reference, name="reference", counters=counters, shell=shell, timeout=timeout)
     cand = make_side(candidate, name="candidate", counters=counters, shell=shell, timeout=timeout)
 
