@@ -102,8 +102,9 @@ def test_guard_closes_evaluator_data_and_restores_it():
 
 def test_leftover_processes_are_killed_and_counted(local):
     # The plain background job dies with the command's process group; the one
-    # that left the group (setsid) is found by the sweep and counted.
-    r = local.run("candidate", "sleep 300 & setsid sleep 301 & echo started")
+    # that left the group (setsid; given time to do so before the leader
+    # exits) is found by the sweep and counted.
+    r = local.run("candidate", "sleep 300 & setsid sleep 301 & sleep 0.3; echo started")
     assert r.exit_code == 0 and r.stdout == b"started\n"
     assert r.leftover == 1
     assert "left 1 process(es) running" in r.describe()
@@ -203,7 +204,7 @@ def test_files_left_in_shared_scratch_dirs_are_removed_on_close():
 def test_processes_are_found_by_their_side_token():
     # Without root a side's processes are told apart by an environment token.
     s = _core.ProcessSpec()
-    s.argv = ["sh", "-c", "setsid sleep 30 & exit 0"]
+    s.argv = ["sh", "-c", "setsid sleep 30 & sleep 0.3; exit 0"]
     s.env = {"FM_SIDE_TOKEN": "t-found-by-token"}
     _core.run_process(s)
     found = isolation.processes_with_token("t-found-by-token")

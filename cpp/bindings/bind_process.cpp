@@ -32,7 +32,10 @@ void bind_process(py::module_& m) {
         .def_readwrite("timeout_s", &Spec::timeout_s)
         .def_readwrite("max_output", &Spec::max_output)
         .def_readwrite("counters", &Spec::counters)
-        .def_readwrite("keep_stdin_open", &Spec::keep_stdin_open);
+        .def_readwrite("keep_stdin_open", &Spec::keep_stdin_open)
+        .def_readwrite("cgroups", &Spec::cgroups)
+        .def_readwrite("kill_cgroup", &Spec::kill_cgroup)
+        .def_readwrite("die_with_parent", &Spec::die_with_parent);
 
     py::class_<Result>(m, "ProcessResult")
         .def_readonly("pid", &Result::pid)
@@ -48,6 +51,7 @@ void bind_process(py::module_& m) {
         .def_readonly("sys_ns", &Result::sys_ns)
         .def_readonly("max_rss_kb", &Result::max_rss_kb)
         .def_readonly("counters", &Result::counters)
+        .def_readonly("leftover", &Result::leftover)
         .def_property_readonly("ok", &Result::ok)
         .def("describe", &Result::describe);
 
@@ -62,7 +66,8 @@ void bind_process(py::module_& m) {
         .def("resume", &fm::process::Handle::resume)
         .def("signal_group", &fm::process::Handle::signal_group, py::arg("signal"))
         .def("cpu_ns", &fm::process::Handle::cpu_ns)
-        .def("wait", &fm::process::Handle::wait, py::call_guard<py::gil_scoped_release>());
+        .def("wait", &fm::process::Handle::wait, py::arg("limit_s") = 0.0,
+             py::call_guard<py::gil_scoped_release>());
 
     m.def("run_process", &fm::process::run, py::arg("spec"),
           py::call_guard<py::gil_scoped_release>(),

@@ -9,11 +9,12 @@
 #include <cstring>
 #include <fcntl.h>
 #include <fstream>
-#include <grp.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sched.h>
 #include <sstream>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -24,11 +25,33 @@ extern char** environ;
 
 namespace fm::process {
 
+// Everything a starting child needs, built before it exists: between its
+// start and execve the child may only make async-signal-safe calls, and in the
+// vfork path it runs on the parent's memory, so it must not allocate either.
+struct ChildPlan {
+    const char* exe = nullptr;
+    char* const* argv = nullptr;
+    char* const* envp = nullptr;
+    const char* cwd = nullptr;  // nullptr = inherit
+    const Limits* limits = nullptr;
+    bool pin = false;
+    cpu_set_t cpuset{};
+    int64_t uid = -1, gid = -1;
+    bool die_with_parent = false;
+    pid_t parent = 0;
+    const char* const* cgroups = nullptr;
+    size_t n_cgroups = 0;
+    int in_fd = -1, out_fd = -1, err_fd = -1;  // the child's ends of its stdio
+    int fail_fd = -1;                          // a failed setup step is reported here
+    int go_fd = -1;         // fork path: wait for one byte before execve; -1: exec at once
+    int64_t exec_ns = 0;    // vfork path: the clock just before execve, written by the child
+};
+
 namespace {
 
 // Setup stages a child reports back when it fails before execve.
 enum Stage : int {
-    kSession = 1, kRlimit, kAffinity, kCwd, kGroups, kGid, kUid, kStdio, kExec
+    kSession = 1, kRlimit, kAffinity, kCwd, kGroups, kGid, kUid, kStdio, kExec, kCgroup, kParent
 };
 
 const char* stage_text(int stage) {
@@ -42,6 +65,8 @@ const char* stage_text(int stage) {
         case kUid: return "cannot switch user";
         case kStdio: return "cannot set up stdin/stdout/stderr";
         case kExec: return "cannot execute";
+        case kCgroup: return "cannot join its cgroup";
+        case kParent: return "cannot tie its life to the evaluator's";
         default: return "setup failed";
     }
 }
@@ -65,9 +90,79 @@ void set_limit(int resource, int64_t value, int fd) {
     if (setrlimit(resource, &rl) != 0) child_fail(fd, kRlimit, errno);
 }
 
-void close_quietly(int& fd) {
-    if (fd >= 0) ::close(fd);
-    fd = -1;
+// The child's side of the start: nothing here allocates or takes a lock.
+[[noreturn]] void child_main(ChildPlan& p) {
+    const int fd = p.fail_fd;
+    // First into the cgroups, while still the caller's account: from here on
+    // every process the command starts is counted, frozen and killed with it.
+    for (size_t i = 0; i < p.n_cgroups; ++i) {
+        const int c = ::open(p.cgroups[i], O_WRONLY | O_CLOEXEC);
+        if (c < 0) child_fail(fd, kCgroup, errno);
+        if (::write(c, "0", 1) != 1) child_fail(fd, kCgroup, errno);
+        ::close(c);
+    }
+    if (p.die_with_parent) {
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) child_fail(fd, kParent, errno);
+        if (getppid() != p.parent) _exit(127);  // the caller is already gone
+    }
+    if (setsid() < 0) child_fail(fd, kSession, errno);
+    // No handler of the caller may run in the child (in the vfork path it would
+    // run on the caller's memory), and what Python ignores (SIGPIPE, SIGXFSZ)
+    // gets its default action back, as a shell's child would have.
+    for (int sig = 1; sig < NSIG; ++sig) {
+        if (sig == SIGKILL || sig == SIGSTOP) continue;
+        struct sigaction sa;
+        if (sigaction(sig, nullptr, &sa) != 0) continue;
+        const bool handled = (sa.sa_flags & SA_SIGINFO) != 0 ||
+                             (sa.sa_handler != SIG_DFL && sa.sa_handler != SIG_IGN);
+        const bool restore = (sig == SIGPIPE || sig == SIGXFSZ) && sa.sa_handler == SIG_IGN;
+        if (handled || restore) {
+            struct sigaction dfl;
+            std::memset(&dfl, 0, sizeof(dfl));
+            dfl.sa_handler = SIG_DFL;
+            sigaction(sig, &dfl, nullptr);
+        }
+    }
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, nullptr);
+    set_limit(RLIMIT_NPROC, p.limits->nproc, fd);
+    set_limit(RLIMIT_AS, p.limits->address_space, fd);
+    set_limit(RLIMIT_CPU, p.limits->cpu_seconds, fd);
+    set_limit(RLIMIT_FSIZE, p.limits->file_size, fd);
+    set_limit(RLIMIT_NOFILE, p.limits->open_files, fd);
+    if (p.pin && sched_setaffinity(0, sizeof(p.cpuset), &p.cpuset) != 0)
+        child_fail(fd, kAffinity, errno);
+    // Raw system calls: glibc's setuid() would try to change the ids of every
+    // thread of the caller, whose memory a vfork child shares.
+    if (p.gid >= 0) {
+        if (syscall(SYS_setgroups, 0, nullptr) != 0) child_fail(fd, kGroups, errno);
+        if (syscall(SYS_setgid, static_cast<gid_t>(p.gid)) != 0) child_fail(fd, kGid, errno);
+    }
+    if (p.uid >= 0 && syscall(SYS_setuid, static_cast<uid_t>(p.uid)) != 0)
+        child_fail(fd, kUid, errno);
+    // cwd after the account switch: the child must be able to enter it as itself.
+    if (p.cwd && chdir(p.cwd) != 0) child_fail(fd, kCwd, errno);
+    if (dup2(p.in_fd, 0) < 0 || dup2(p.out_fd, 1) < 0 || dup2(p.err_fd, 2) < 0)
+        child_fail(fd, kStdio, errno);
+    // Nothing else of the caller's leaks into the command.
+    syscall(SYS_close_range, 3U, ~0U, 4U /* CLOSE_RANGE_CLOEXEC */);
+    if (p.go_fd >= 0) {
+        char go = 0;
+        ssize_t n;
+        while ((n = ::read(p.go_fd, &go, 1)) < 0 && errno == EINTR) {
+        }
+        // End of file without the go byte: the caller gave up on this start
+        // (or died). The command must never run then.
+        if (n != 1) _exit(127);
+    }
+    p.exec_ns = clock::now_ns();
+    execve(p.exe, p.argv, p.envp);
+    child_fail(fd, kExec, errno);
+}
+
+int vforked_entry(void* arg) {
+    child_main(*static_cast<ChildPlan*>(arg));
 }
 
 int64_t ticks_to_ns(unsigned long long ticks) {
@@ -83,6 +178,26 @@ std::string path_of(const std::map<std::string, std::string>& env, bool inherit)
         if (p) return p;
     }
     return "/usr/local/bin:/usr/bin:/bin";
+}
+
+// How many processes a cgroup v2 directory holds, then all of them killed.
+int kill_cgroup(const std::string& dir) {
+    int alive = 0;
+    {
+        std::ifstream procs(dir + "/cgroup.procs");
+        std::string line;
+        while (std::getline(procs, line))
+            if (!line.empty()) ++alive;
+    }
+    if (alive) {
+        const int fd = ::open((dir + "/cgroup.kill").c_str(), O_WRONLY | O_CLOEXEC);
+        if (fd >= 0) {
+            ssize_t w = ::write(fd, "1", 1);
+            (void)w;
+            ::close(fd);
+        }
+    }
+    return alive;
 }
 
 }  // namespace
@@ -115,10 +230,10 @@ std::string Result::describe() const {
 }
 
 Handle::Handle(const Spec& spec) : spec_(spec) {
+    // Everything that can be refused is checked before the child exists: an
+    // error after it has started would leave a process nobody owns.
     if (spec.argv.empty() || spec.argv[0].empty()) throw SpawnError("empty command");
-
-    // Everything the child needs is built before fork: between fork and execve
-    // the child may only make async-signal-safe calls (the parent may have threads).
+    for (const auto& name : spec.counters) counters::event_by_name(name);  // throws on a typo
     std::vector<std::string> args;
     std::string exe;
     if (spec.shell) {
@@ -140,6 +255,9 @@ Handle::Handle(const Spec& spec) : spec_(spec) {
         if (stat(spec.cwd.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
             throw SpawnError("working directory does not exist: '" + spec.cwd + "'");
     }
+    for (const auto& cg : spec.cgroups)
+        if (access(cg.c_str(), W_OK) != 0)
+            throw IsolationError("cgroup cannot be joined: '" + cg + "': " + std::strerror(errno));
     std::vector<std::string> env_strings;
     if (spec.inherit_env) {
         for (char** e = environ; e && *e; ++e) {
@@ -155,118 +273,144 @@ Handle::Handle(const Spec& spec) : spec_(spec) {
     argv_c.push_back(nullptr);
     for (auto& e : env_strings) envp_c.push_back(e.data());
     envp_c.push_back(nullptr);
-    cpu_set_t cpuset;
-    CPU_ZERO(&cpuset);
+    std::vector<const char*> cgroups_c;
+    for (const auto& cg : spec.cgroups) cgroups_c.push_back(cg.c_str());
+
+    ChildPlan plan;
+    plan.exe = exe.c_str();
+    plan.argv = argv_c.data();
+    plan.envp = envp_c.data();
+    plan.cwd = spec.cwd.empty() ? nullptr : spec.cwd.c_str();
+    plan.limits = &spec_.limits;
+    plan.pin = !spec.cpus.empty();
+    CPU_ZERO(&plan.cpuset);
     for (int c : spec.cpus) {
         if (c < 0 || c >= CPU_SETSIZE) throw IsolationError("CPU index out of range");
-        CPU_SET(c, &cpuset);
+        CPU_SET(c, &plan.cpuset);
     }
+    plan.uid = spec.uid;
+    plan.gid = spec.gid;
+    plan.die_with_parent = spec.die_with_parent;
+    plan.parent = getpid();
+    plan.cgroups = cgroups_c.data();
+    plan.n_cgroups = cgroups_c.size();
 
-    int in_pipe[2], out_pipe[2], go_pipe[2], fail_pipe[2];
-    int err_fd = -1;
-    if (pipe2(in_pipe, O_CLOEXEC) != 0) throw MeasureError(errno_message("pipe", errno));
-    if (pipe2(out_pipe, O_CLOEXEC) != 0) throw MeasureError(errno_message("pipe", errno));
-    if (pipe2(go_pipe, O_CLOEXEC) != 0) throw MeasureError(errno_message("pipe", errno));
-    if (pipe2(fail_pipe, O_CLOEXEC) != 0) throw MeasureError(errno_message("pipe", errno));
-    int err_pipe[2] = {-1, -1};
+    Pipe in = make_pipe(O_CLOEXEC);
+    Pipe out = make_pipe(O_CLOEXEC);
+    Pipe fail = make_pipe(O_CLOEXEC);
+    Fd err_ours, err_child;
     if (spec.keep_stdin_open) {
         // A long-lived worker's stderr goes to an anonymous file, so a chatty
         // child can never block on a full pipe that nobody reads.
-        err_fd = static_cast<int>(syscall(SYS_memfd_create, "fm-stderr", MFD_CLOEXEC));
-        if (err_fd < 0) throw MeasureError(errno_message("memfd_create", errno));
+        err_child.reset(static_cast<int>(syscall(SYS_memfd_create, "fm-stderr", MFD_CLOEXEC)));
+        if (!err_child) throw MeasureError(errno_message("memfd_create", errno));
+        err_ours.reset(fcntl(err_child.get(), F_DUPFD_CLOEXEC, 3));
+        if (!err_ours) throw MeasureError(errno_message("dup", errno));
     } else {
-        if (pipe2(err_pipe, O_CLOEXEC) != 0) throw MeasureError(errno_message("pipe", errno));
+        Pipe err = make_pipe(O_CLOEXEC);
+        err_ours = std::move(err.read);
+        err_child = std::move(err.write);
     }
-    const int child_err = spec.keep_stdin_open ? err_fd : err_pipe[1];
+    plan.in_fd = in.read.get();
+    plan.out_fd = out.write.get();
+    plan.err_fd = err_child.get();
+    plan.fail_fd = fail.write.get();
 
-    pid_ = fork();
-    if (pid_ < 0) throw SpawnError(errno_message("fork", errno));
-    if (pid_ == 0) {
-        const int fd = fail_pipe[1];
-        if (setsid() < 0) child_fail(fd, kSession, errno);
-        signal(SIGPIPE, SIG_DFL);
-        sigset_t none;
-        sigemptyset(&none);
-        sigprocmask(SIG_SETMASK, &none, nullptr);
-        set_limit(RLIMIT_NPROC, spec.limits.nproc, fd);
-        set_limit(RLIMIT_AS, spec.limits.address_space, fd);
-        set_limit(RLIMIT_CPU, spec.limits.cpu_seconds, fd);
-        set_limit(RLIMIT_FSIZE, spec.limits.file_size, fd);
-        set_limit(RLIMIT_NOFILE, spec.limits.open_files, fd);
-        if (!spec.cpus.empty() && sched_setaffinity(0, sizeof(cpuset), &cpuset) != 0)
-            child_fail(fd, kAffinity, errno);
-        if (spec.gid >= 0) {
-            if (setgroups(0, nullptr) != 0) child_fail(fd, kGroups, errno);
-            if (setgid(static_cast<gid_t>(spec.gid)) != 0) child_fail(fd, kGid, errno);
-        }
-        if (spec.uid >= 0 && setuid(static_cast<uid_t>(spec.uid)) != 0)
-            child_fail(fd, kUid, errno);
-        // cwd after the account switch: the child must be able to enter it as itself.
-        if (!spec.cwd.empty() && chdir(spec.cwd.c_str()) != 0) child_fail(fd, kCwd, errno);
-        if (dup2(in_pipe[0], 0) < 0 || dup2(out_pipe[1], 1) < 0 || dup2(child_err, 2) < 0)
-            child_fail(fd, kStdio, errno);
-        // Nothing else of the parent's leaks into the child.
-        syscall(SYS_close_range, 3U, ~0U, 4U /* CLOSE_RANGE_CLOEXEC */);
-        char go;
-        while (::read(go_pipe[0], &go, 1) < 0 && errno == EINTR) {
-        }
-        execve(exe.c_str(), argv_c.data(), envp_c.data());
-        child_fail(fd, kExec, errno);
+    if (spec.counters.empty()) {
+        start_vforked(plan);
+    } else {
+        start_forked(plan);
     }
-
-    ::close(in_pipe[0]);
-    ::close(out_pipe[1]);
-    ::close(go_pipe[0]);
-    ::close(fail_pipe[1]);
-    if (!spec.keep_stdin_open) ::close(err_pipe[1]);
-    in_fd_ = in_pipe[1];
-    out_fd_ = out_pipe[0];
-    err_fd_ = spec.keep_stdin_open ? err_fd : err_pipe[0];
-
-    if (!spec.counters.empty()) counters_.emplace(spec.counters, pid_, true, true);
-    start_ns_ = clock::now_ns();
-    const char go = 'g';
-    ssize_t w = ::write(go_pipe[1], &go, 1);
-    (void)w;
-    ::close(go_pipe[1]);
+    // The child's ends are its own now (or it is gone).
+    in.read.reset();
+    out.write.reset();
+    err_child.reset();
+    fail.write.reset();
+    in_fd_ = std::move(in.write);
+    out_fd_ = std::move(out.read);
+    err_fd_ = std::move(err_ours);
 
     ChildFailure failure{0, 0};
     ssize_t n;
-    while ((n = ::read(fail_pipe[0], &failure, sizeof(failure))) < 0 && errno == EINTR) {
+    while ((n = ::read(fail.read.get(), &failure, sizeof(failure))) < 0 && errno == EINTR) {
     }
-    ::close(fail_pipe[0]);
     if (n == static_cast<ssize_t>(sizeof(failure))) {
         int status;
-        waitpid(pid_, &status, 0);
+        while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+        }
         reaped_ = true;
-        close_quietly(in_fd_);
-        close_quietly(out_fd_);
-        close_quietly(err_fd_);
         const std::string what = std::string(stage_text(failure.stage)) + " '" + spec.argv[0] +
                                  "': " + std::strerror(failure.err);
         if (failure.stage == kExec || failure.stage == kCwd || failure.stage == kStdio)
             throw SpawnError(what);
         throw IsolationError(what);
     }
-    pidfd_ = static_cast<int>(syscall(SYS_pidfd_open, pid_, 0));
+    pidfd_.reset(static_cast<int>(syscall(SYS_pidfd_open, pid_, 0)));
     if (!spec.keep_stdin_open) {
         // run() feeds stdin itself; make writes non-blocking for the poll loop.
-        fcntl(in_fd_, F_SETFL, fcntl(in_fd_, F_GETFL) | O_NONBLOCK);
+        fcntl(in_fd_.get(), F_SETFL, fcntl(in_fd_.get(), F_GETFL) | O_NONBLOCK);
     }
 }
 
-Handle::~Handle() {
-    if (!reaped_) {
-        ::kill(-pid_, SIGKILL);
-        ::kill(-pid_, SIGCONT);
-        int status;
-        while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
-        }
+void Handle::start_vforked(ChildPlan& plan) {
+    constexpr size_t kStack = 256 * 1024;
+    void* stack = mmap(nullptr, kStack, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+    if (stack == MAP_FAILED) throw MeasureError(errno_message("mmap", errno));
+    // No signal handler of ours may run in the child before it has reset them:
+    // block everything across the clone (the child unblocks after resetting).
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    const pid_t pid = clone(vforked_entry, static_cast<char*>(stack) + kStack,
+                            CLONE_VM | CLONE_VFORK | SIGCHLD, &plan);
+    const int err = errno;
+    pthread_sigmask(SIG_SETMASK, &old, nullptr);
+    munmap(stack, kStack);
+    if (pid < 0) throw SpawnError(errno_message("clone", err));
+    pid_ = pid;
+    // The child has exec'd (or failed) by now; it wrote the clock before execve.
+    start_ns_ = plan.exec_ns ? plan.exec_ns : clock::now_ns();
+}
+
+void Handle::start_forked(ChildPlan& plan) {
+    Pipe go = make_pipe(O_CLOEXEC);
+    plan.go_fd = go.read.get();
+    const pid_t pid = fork();
+    if (pid < 0) throw SpawnError(errno_message("fork", errno));
+    if (pid == 0) child_main(plan);
+    pid_ = pid;
+    go.read.reset();
+    try {
+        counters_.emplace(spec_.counters, pid_, true, true);
+    } catch (...) {
+        // The child is held before execve: closing the go pipe unblocks it
+        // with end of file (it then exits without running the command); the
+        // kill makes sure of it.
+        go.write.reset();
+        kill_and_reap();
+        throw;
     }
-    close_quietly(in_fd_);
-    close_quietly(out_fd_);
-    close_quietly(err_fd_);
-    close_quietly(pidfd_);
+    start_ns_ = clock::now_ns();
+    const char go_byte = 'g';
+    ssize_t w = ::write(go.write.get(), &go_byte, 1);
+    (void)w;
+}
+
+void Handle::kill_and_reap() noexcept {
+    if (reaped_ || pid_ <= 0) return;
+    ::kill(-pid_, SIGKILL);  // the group, while its leader is not yet reaped
+    ::kill(pid_, SIGKILL);   // in case it had not made its own group yet
+    ::kill(-pid_, SIGCONT);
+    int status;
+    while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+    }
+    reaped_ = true;
+}
+
+Handle::~Handle() {
+    if (!reaped_ && !spec_.kill_cgroup.empty()) kill_cgroup(spec_.kill_cgroup);
+    kill_and_reap();
 }
 
 void Handle::signal_group(int sig) {
@@ -277,7 +421,8 @@ void Handle::suspend() {
     if (reaped_ || suspended_) return;
     ::kill(-pid_, SIGSTOP);
     // SIGSTOP is asynchronous: wait until the leader is really stopped, so the
-    // other side's timing never overlaps with this side still running.
+    // other side's timing never overlaps with this side still running. (Only
+    // the leader: a cgroup freezer, where there is one, covers the rest.)
     for (int i = 0; i < 2000; ++i) {
         std::ifstream st("/proc/" + std::to_string(pid_) + "/stat");
         std::string line;
@@ -315,7 +460,7 @@ int64_t Handle::cpu_ns() const {
     return ticks_to_ns(utime + stime);
 }
 
-Result Handle::wait() {
+Result Handle::wait(double limit_s) {
     Result r;
     r.pid = pid_;
     if (reaped_) throw MeasureError("process already waited for");
@@ -323,22 +468,26 @@ Result Handle::wait() {
     const size_t cap = spec_.max_output;
     size_t stdin_off = 0;
     const bool feed = !spec_.keep_stdin_open;
-    if (feed && spec_.stdin_data.empty()) close_quietly(in_fd_);
-    const int64_t deadline =
+    if (feed && spec_.stdin_data.empty()) in_fd_.reset();
+    int64_t deadline =
         spec_.timeout_s > 0 ? start_ns_ + static_cast<int64_t>(spec_.timeout_s * 1e9) : 0;
+    if (limit_s > 0) {
+        const int64_t limit = clock::now_ns() + static_cast<int64_t>(limit_s * 1e9);
+        deadline = deadline ? std::min(deadline, limit) : limit;
+    }
     bool exited = false;
     int64_t end_ns = 0;
     char buf[65536];
 
-    auto drain = [&](int& fd, std::string& into, bool& truncated) {
-        const ssize_t n = ::read(fd, buf, sizeof(buf));
+    auto drain = [&](Fd& fd, std::string& into, bool& truncated) {
+        const ssize_t n = ::read(fd.get(), buf, sizeof(buf));
         if (n > 0) {
             const size_t room = into.size() < cap ? cap - into.size() : 0;
             const size_t take = std::min(room, static_cast<size_t>(n));
             into.append(buf, take);
             if (take < static_cast<size_t>(n)) truncated = true;
         } else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
-            close_quietly(fd);
+            fd.reset();
         }
     };
 
@@ -349,18 +498,20 @@ Result Handle::wait() {
         pollfd fds[4];
         int nf = 0;
         int i_out = -1, i_err = -1, i_in = -1, i_pid = -1;
-        if (read_out && out_fd_ >= 0) { fds[nf] = {out_fd_, POLLIN, 0}; i_out = nf++; }
-        if (read_err && err_fd_ >= 0) { fds[nf] = {err_fd_, POLLIN, 0}; i_err = nf++; }
-        if (feed && in_fd_ >= 0 && !exited) { fds[nf] = {in_fd_, POLLOUT, 0}; i_in = nf++; }
-        if (!exited && pidfd_ >= 0) { fds[nf] = {pidfd_, POLLIN, 0}; i_pid = nf++; }
+        if (read_out && out_fd_) { fds[nf] = {out_fd_.get(), POLLIN, 0}; i_out = nf++; }
+        if (read_err && err_fd_) { fds[nf] = {err_fd_.get(), POLLIN, 0}; i_err = nf++; }
+        if (feed && in_fd_ && !exited) { fds[nf] = {in_fd_.get(), POLLOUT, 0}; i_in = nf++; }
+        if (!exited && pidfd_) { fds[nf] = {pidfd_.get(), POLLIN, 0}; i_pid = nf++; }
         if (exited && i_out < 0 && i_err < 0) break;
         int timeout_ms = -1;
         const int64_t now = clock::now_ns();
-        if (!exited && deadline) timeout_ms = static_cast<int>(std::max<int64_t>(0, (deadline - now) / 1000000) + 1);
-        if (!exited && pidfd_ < 0) timeout_ms = timeout_ms < 0 ? 5 : std::min(timeout_ms, 5);
+        if (!exited && deadline)
+            timeout_ms = static_cast<int>(std::max<int64_t>(0, (deadline - now) / 1000000) + 1);
+        if (!exited && !pidfd_) timeout_ms = timeout_ms < 0 ? 5 : std::min(timeout_ms, 5);
         if (exited) {
             // Output pipes may be held open by a process that escaped the
-            // group; drain for a short grace period, then give up on them.
+            // group (and had no cgroup to be killed with); drain for a short
+            // grace period, then give up on them.
             if (!drain_deadline) drain_deadline = now + 200000000LL;
             if (now >= drain_deadline) break;
             timeout_ms = static_cast<int>((drain_deadline - now) / 1000000) + 1;
@@ -372,21 +523,21 @@ Result Handle::wait() {
             if (i_err >= 0 && fds[i_err].revents) drain(err_fd_, r.stderr_data, r.stderr_truncated);
             if (i_in >= 0 && fds[i_in].revents) {
                 if (fds[i_in].revents & (POLLERR | POLLHUP)) {
-                    close_quietly(in_fd_);
+                    in_fd_.reset();
                 } else {
-                    const ssize_t n = ::write(in_fd_, spec_.stdin_data.data() + stdin_off,
+                    const ssize_t n = ::write(in_fd_.get(), spec_.stdin_data.data() + stdin_off,
                                               spec_.stdin_data.size() - stdin_off);
                     if (n > 0) stdin_off += static_cast<size_t>(n);
                     if ((n < 0 && errno != EAGAIN && errno != EINTR) ||
                         stdin_off >= spec_.stdin_data.size())
-                        close_quietly(in_fd_);
+                        in_fd_.reset();
                 }
             }
         }
         if (!exited) {
             bool done = false;
             if (i_pid >= 0 && pr > 0 && (fds[i_pid].revents & POLLIN)) done = true;
-            if (pidfd_ < 0) {
+            if (!pidfd_) {
                 siginfo_t info;
                 info.si_pid = 0;
                 if (waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
@@ -396,8 +547,14 @@ Result Handle::wait() {
             if (done) {
                 end_ns = clock::now_ns();
                 exited = true;
+                // Whatever the command left behind goes now, before the
+                // leader is reaped (its group id cannot be reused until then)
+                // and before the drain, so nothing of it keeps working.
+                if (!spec_.kill_cgroup.empty()) r.leftover = kill_cgroup(spec_.kill_cgroup);
+                ::kill(-pid_, SIGKILL);
             } else if (deadline && clock::now_ns() >= deadline) {
                 r.timed_out = true;
+                if (!spec_.kill_cgroup.empty()) kill_cgroup(spec_.kill_cgroup);
                 ::kill(-pid_, SIGKILL);
                 ::kill(-pid_, SIGCONT);
             }
@@ -408,8 +565,6 @@ Result Handle::wait() {
     while (wait4(pid_, &status, 0, &ru) < 0 && errno == EINTR) {
     }
     reaped_ = true;
-    // Whatever the command left behind in its group goes with it.
-    ::kill(-pid_, SIGKILL);
     if (!end_ns) end_ns = clock::now_ns();
     r.wall_ns = end_ns - start_ns_;
     if (WIFEXITED(status)) {
@@ -422,17 +577,17 @@ Result Handle::wait() {
     r.sys_ns = static_cast<int64_t>(ru.ru_stime.tv_sec) * 1000000000LL + ru.ru_stime.tv_usec * 1000LL;
     r.max_rss_kb = ru.ru_maxrss;
     if (counters_) r.counters = counters_->read();
-    if (spec_.keep_stdin_open && err_fd_ >= 0) {
+    if (spec_.keep_stdin_open && err_fd_) {
         // Worker stderr lives in a memfd: read it from the start, bounded.
-        lseek(err_fd_, 0, SEEK_SET);
+        lseek(err_fd_.get(), 0, SEEK_SET);
         ssize_t n;
-        while (r.stderr_data.size() < cap && (n = ::read(err_fd_, buf, sizeof(buf))) > 0)
+        while (r.stderr_data.size() < cap && (n = ::read(err_fd_.get(), buf, sizeof(buf))) > 0)
             r.stderr_data.append(buf, std::min(static_cast<size_t>(n), cap - r.stderr_data.size()));
     }
-    close_quietly(in_fd_);
-    close_quietly(out_fd_);
-    close_quietly(err_fd_);
-    close_quietly(pidfd_);
+    in_fd_.reset();
+    out_fd_.reset();
+    err_fd_.reset();
+    pidfd_.reset();
     return r;
 }
 

@@ -10,7 +10,9 @@
 #include "fm/scheduler.hpp"
 #include "fm/timing.hpp"
 
+#include <cerrno>
 #include <csignal>
+#include <sys/wait.h>
 #include <cstdio>
 #include <string>
 #include <unistd.h>
@@ -199,6 +201,47 @@ TEST(suspended_process_accumulates_no_cpu) {
     h.signal_group(SIGKILL);
     auto r = h.wait();
     CHECK(r.signal == SIGKILL);
+}
+
+TEST(a_refused_start_leaves_no_process_behind) {
+    // An unknown counter is refused before the child exists: no child to
+    // reap, and no command that runs later on its own.
+    process::Spec s;
+    s.argv = {"sh", "-c", "touch /tmp/fm-core-test-must-not-exist"};
+    s.counters = {"no-such-counter"};
+    ::unlink("/tmp/fm-core-test-must-not-exist");
+    CHECK_THROWS(process::run(s), MeasureError);
+    CHECK(waitpid(-1, nullptr, WNOHANG) < 0 && errno == ECHILD);
+    usleep(50000);
+    CHECK(::access("/tmp/fm-core-test-must-not-exist", F_OK) != 0);
+}
+
+TEST(both_ways_of_starting_give_the_same_result) {
+    // Without counters the child is started with clone(CLONE_VM | CLONE_VFORK),
+    // with them it is forked and held before execve: same observable result.
+    for (bool with_counters : {false, true}) {
+        process::Spec s;
+        s.argv = {"sh", "-c", "read x; echo \"$x\" $PWD; exit 4"};
+        s.stdin_data = "in\n";
+        s.cwd = "/";
+        if (with_counters) s.counters = {"task-clock"};
+        auto r = process::run(s);
+        CHECK(r.exit_code == 4);
+        CHECK(r.stdout_data == "in /\n");
+        CHECK(r.wall_ns > 0 && r.wall_ns < 5000000000LL);
+    }
+}
+
+TEST(a_wait_can_be_bounded) {
+    process::Spec s;
+    s.argv = {"sleep", "30"};
+    s.keep_stdin_open = true;
+    process::Handle h(s);
+    const int64_t t0 = clock::now_ns();
+    auto r = h.wait(0.2);
+    CHECK(r.timed_out);
+    CHECK(r.signal == SIGKILL);
+    CHECK(clock::now_ns() - t0 < 5000000000LL);
 }
 
 TEST(clock_is_monotonic_and_fine) {
