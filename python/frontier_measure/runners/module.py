@@ -2,7 +2,7 @@
 
 Each side runs in its own long-lived worker (frontier_measure.worker), started
 through the core's ProcessHandle from a private copy of the side's directory,
-under the side's own unprivileged account when we are root (isolation.py), with
+under the side's own unprivileged account when we are root (isolation/), with
 a process limit and an address-space limit. Only plain data crosses (observe.py).
 
 Timing goes through the core's paired scheduler. `WorkerSide` is a `_core.Side`:
@@ -23,15 +23,12 @@ callable timer. Two checks keep the numbers honest:
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import hashlib
-import json
 import os
 import random
 import secrets
 import select
 import shutil
-import stat
 import struct
 import sys
 import tempfile
@@ -42,7 +39,7 @@ from typing import Any
 
 from .. import _core, perf
 from ..diff import Tolerance, differences
-from ..isolation import Policy, ensure_account, is_root
+from ..isolation import Policy, ensure_account, guard_acquire, guard_release, is_root
 from ..observe import DecodeError, pack, unpack
 from . import InputTiming, Observation, Progress
 
@@ -470,70 +467,6 @@ class WorkerSide(_core.Side):
 
     def resume(self) -> None:
         self.worker.handle.resume()
-
-
-def _guard_file(path: Path) -> Path:
-    digest = hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:16]
-    return Path(tempfile.gettempdir()) / f"frontier-measure-guard-{digest}.json"
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-def _with_guard_state(path: Path, change: Callable[[dict[str, Any]], None]) -> None:
-    """Run `change` on the shared guard record of `path` under an exclusive lock.
-    Evaluations of the same task may overlap (several evaluators on a machine):
-    the first one in closes the directory, the last one out restores its mode,
-    so no evaluation's candidate can read it while another ends. Holders are
-    process ids; those of evaluators that died are dropped."""
-    state_path = _guard_file(path)
-    fd = os.open(state_path, os.O_RDWR | os.O_CREAT, 0o600)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        raw = os.read(fd, 1 << 16)
-        try:
-            state = json.loads(raw) if raw else {}
-        except ValueError:
-            state = {}
-        holders = [int(p) for p in state.get("holders", []) if _alive(int(p))]
-        state = {"holders": holders, "mode": int(state.get("mode", -1))}
-        change(state)
-        os.lseek(fd, 0, os.SEEK_SET)
-        os.ftruncate(fd, 0)
-        os.write(fd, json.dumps(state).encode())
-    finally:
-        os.close(fd)
-
-
-def guard_acquire(path: Path) -> None:
-    def change(state: dict[str, Any]) -> None:
-        if not state["holders"]:
-            mode = stat.S_IMODE(path.stat().st_mode)
-            if state["mode"] < 0 or mode & 0o077:
-                state["mode"] = mode  # else: left closed by a dead holder; keep its record
-            os.chmod(path, mode & 0o700)
-        state["holders"].append(os.getpid())
-
-    _with_guard_state(path, change)
-
-
-def guard_release(path: Path) -> None:
-    def change(state: dict[str, Any]) -> None:
-        if os.getpid() in state["holders"]:
-            state["holders"].remove(os.getpid())
-        if not state["holders"]:
-            if state["mode"] >= 0:
-                os.chmod(path, state["mode"])
-            state["mode"] = -1
-
-    _with_guard_state(path, change)
 
 
 # Accounts of the module/package workers. They are not the repository runner's

@@ -1,0 +1,64 @@
+"""Execution isolation for the two sides of an evaluation.
+
+A *backend* gives each side (reference, candidate) a private working area and
+runs commands there under that side's restrictions. Two backends implement the
+same small interface (`base.Backend`), so runners never care which one is in use:
+
+* `LocalBackend` (local.py): processes on this machine through the core's
+  process runner. As root each side runs as its own unprivileged account
+  (accounts.py), its area is a size-limited tmpfs owned by that account and
+  closed to the other, and after every command every process of the side is
+  killed, so nothing it started is alive during the other side's turn.
+* `DockerBackend` (docker.py): each side in its own container (no network,
+  pids limit, cpuset, memory limit, read-only root, its area bind-mounted as
+  /work); the idle container is paused while the other side runs.
+
+Held-out data is closed to both sides while they run (guards.py).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+
+from .accounts import ACCOUNTS, SIDES, claim_accounts, ensure_account, is_root
+from .base import Backend, CommandResult, Policy
+from .guards import guard_acquire, guard_release
+from .local import LocalBackend
+from .procs import processes_of_uid, processes_with_token
+
+BACKENDS = ("local", "docker")
+
+
+def open_backend(name: str, policy: Policy | None = None) -> Backend:
+    """The backend called `name` ('local' or 'docker')."""
+    if name == "local":
+        return LocalBackend(policy)
+    if name == "docker":
+        from .docker import DockerBackend
+
+        return DockerBackend(policy)
+    raise ValueError(f"unknown isolation backend '{name}' (choose from {', '.join(BACKENDS)})")
+
+
+@contextlib.contextmanager
+def backend(name: str, policy: Policy | None = None) -> Iterator[Backend]:
+    b = open_backend(name, policy)
+    try:
+        yield b
+    finally:
+        b.close()
+
+
+def __getattr__(name: str) -> object:
+    # The Docker backend imports the docker SDK, an optional extra: loaded on use.
+    if name in ("DockerBackend", "docker_client", "DEFAULT_IMAGE"):
+        from . import docker
+
+        return getattr(docker, name)
+    raise AttributeError(name)
+
+
+__all__ = ["ACCOUNTS", "BACKENDS", "SIDES", "Backend", "CommandResult", "LocalBackend", "Policy",
+           "backend", "claim_accounts", "ensure_account", "guard_acquire", "guard_release",
+           "is_root", "open_backend", "processes_of_uid", "processes_with_token"]
