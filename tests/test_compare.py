@@ -40,9 +40,24 @@ def test_slower_candidate():
 
 
 def test_auto_rounds_stop_at_precision_or_budget():
-    r = fm.compare(work(5000), work(5000), precision=0.5, max_time=5)
-    # A 50% half-width is reached immediately: the minimum block only.
-    assert r.summary.rounds == 20
+    r = fm.compare(work(5000), work(5000), precision=5.0, max_time=5)
+    # Any interval is narrow enough at this precision: the pilot only (30
+    # rounds by default: 5 blocks of 3 pairs).
+    assert (r.summary.rounds, r.summary.pairs, r.summary.blocks) == (30, 15, 5)
+    assert [x["block"] for x in r.rounds] == [b for b in range(5) for _ in range(6)]
+    assert [x["pair"] for x in r.rounds] == [i // 2 for i in range(30)]
+
+
+def test_fixed_rounds_are_split_into_enough_blocks():
+    r = fm.compare(work(5000), work(4000), rounds=13)
+    # 13 rounds: 6 whole pairs, each its own block, so that a claim is possible.
+    assert (r.summary.rounds, r.summary.pairs, r.summary.blocks) == (12, 6, 6)
+    assert r.verdict != "insufficient"
+
+
+def test_threshold_must_be_positive_before_any_work():
+    with pytest.raises(ValueError, match="threshold"):
+        fm.compare(work(10), work(10), threshold=-1)
 
 
 def test_commands_and_json_roundtrip():

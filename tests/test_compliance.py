@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from frontier_measure.compliance import inspect
-from frontier_measure.task import Compliance
+from frontier_measure.compliance.python import inspect
+from frontier_measure.runners.module import Compliance
 
 RULES = Compliance(allowed_imports=["collections", "os.path", "re"],
                    prohibited_calls=["time.sleep", "functools.lru_cache"], allow=[])
@@ -15,7 +15,7 @@ RULES = Compliance(allowed_imports=["collections", "os.path", "re"],
 
 def check(tmp_path: Path, source: str, rules: Compliance = RULES, name: str = "mod.py"):
     (tmp_path / name).write_text(source)
-    return inspect(tmp_path, rules, "module")
+    return inspect(tmp_path, rules)
 
 
 def rules_of(findings):
@@ -92,12 +92,12 @@ def test_native_and_bytecode_files(tmp_path):
     (tmp_path / "blob.bin").write_bytes(b"\x7fELF\x02\x01")
     (tmp_path / "__pycache__").mkdir()
     (tmp_path / "__pycache__" / "mod.cpython-311.pyc").write_bytes(b"\x00" * 16)
-    found = {(f.file, f.rule) for f in inspect(tmp_path, RULES, "module")}
+    found = {(f.file, f.rule) for f in inspect(tmp_path, RULES)}
     assert ("fast.cpython-311-x86_64-linux-gnu.so", "native-code") in found
     assert ("blob.bin", "native-code") in found
     assert ("__pycache__/mod.cpython-311.pyc", "compiled-code") in found
     allowed = Compliance(allow=["native", "bytecode"])
-    assert inspect(tmp_path, allowed, "module") == []
+    assert inspect(tmp_path, allowed) == []
 
 
 def test_symlink_out_of_the_candidate(tmp_path):
@@ -106,7 +106,7 @@ def test_symlink_out_of_the_candidate(tmp_path):
     cand = tmp_path / "cand"
     cand.mkdir()
     (cand / "link.py").symlink_to(outside)
-    found = inspect(cand, RULES, "module")
+    found = inspect(cand, RULES)
     assert [f.rule for f in found] == ["symlink-escape"]
 
 
@@ -116,11 +116,7 @@ def test_every_file_of_a_package_is_inspected(tmp_path):
     (tmp_path / "pkg" / "__init__.py").write_text("from .sub import deep\n")
     (pkg / "__init__.py").write_text("")
     (pkg / "deep.py").write_text("import re\n\n\nimport ctypes\n")
-    found = inspect(tmp_path, RULES, "package")
+    found = inspect(tmp_path, RULES)
     assert [(f.file, f.line, f.rule) for f in found] == [("pkg/sub/deep.py", 4, "escape-hatch")]
     assert "pkg/sub/deep.py:4: [escape-hatch]" in str(found[0])
 
-
-def test_unknown_scale_is_a_clear_error(tmp_path):
-    with pytest.raises(NotImplementedError, match="no compliance inspector"):
-        inspect(tmp_path, RULES, "quantum")

@@ -65,3 +65,42 @@ def test_compare_items_counts_and_missing_reason():
     assert by["k1/0/stdout"].diff == ["value: expected '', got 'hi\\n'"]
     assert by["k2/0/result"].diff == ["timed out after 20 s"]
     assert by["k2/0/result"].case == "k2"
+
+
+def test_types_are_compared_exactly():
+    # Python's == says True == 1 == 1.0; the comparison must not.
+    assert differences(c(False), c(0))
+    assert differences(c(True), c(1))
+    assert differences(c(1), c(1.0))
+    assert differences(c([0, 1]), c([False, True]))
+    assert differences(c({False: "a"}), c({0: "a"}))
+    assert differences(c({"k": 1}), c({"k": True}))
+
+
+def test_subclasses_of_builtins_are_not_the_builtin():
+    class Lazy(list):
+        pass
+
+    class Flag(int):
+        pass
+
+    assert differences(c([1, 2]), c(Lazy([1, 2])))
+    assert differences(c(3), c(Flag(3)))
+
+
+def test_mapping_items_are_compared_key_by_key():
+    d = differences({"a": "file 644 1 x", "b": "dir 755"}, {"a": "file 644 2 y", "c": "dir 755"})
+    assert d == ["added: c", "removed: b", "changed: a: expected file 644 1 x, got file 644 2 y"]
+
+
+def test_multi_line_text_gets_a_unified_diff():
+    d = differences("one\ntwo\nthree\n", "one\n2\nthree\n")
+    assert "-two" in d and "+2" in d
+
+
+def test_excluded_keys_of_a_mapping_item_are_left_out():
+    golden = {"k/0/files": {"out.txt": "file 644 3 abc"}}
+    observed = {"k/0/files": {"out.txt": "file 644 3 abc", "stamp": "file 644 9 zzz"}}
+    res = compare_items(golden, observed, excluded=["k/0/files:stamp"])
+    assert res[0].passed
+    assert not compare_items(golden, observed)[0].passed

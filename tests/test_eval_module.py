@@ -31,11 +31,14 @@ def test_oracle_is_a_strict_success_and_result_is_complete(task, tmp_path):
     assert [i["id"] for i in perf["inputs"]] == ["n300", "n1500"]
     assert res["strict_success"], res["failure"]
     stored = load_result(tmp_path / "module-dedupe" / "result.json")
-    assert stored["schema_version"] == 1
+    assert stored["schema_version"] == 2
     assert len(stored["functional"]["items"]) == 85
     first = stored["performance"]["inputs"][0]
-    assert len(first["samples"]) == first["rounds"] >= 8
-    assert {"reference", "candidate", "reference_first"} <= set(first["samples"][0])
+    assert len(first["samples"]) == first["rounds"] >= 10
+    assert {"reference", "candidate", "reference_first", "pair", "block"} <= set(first["samples"][0])
+    # One pair of fresh workers per block; the measurement path's own cost is known.
+    assert first["processes"] == first["blocks"] >= 5
+    assert first["harness_ns_per_call"] > 0 and first["harness_share"] > 0
     assert stored["environment"]["clock"]
     assert stored["reward"]["reward"] == 1.0 and stored["reward"]["compliant"] == 1.0
 
@@ -93,16 +96,6 @@ def test_caching_across_calls_is_caught(task):
     assert res["functional"]["failed"] == 0  # it passes every held-out case
     assert failure(res) == ("performance", "timing-violation")
     assert "caching across calls" in res["failure"]["reason"]
-
-
-def test_timer_tampering_is_caught(tmp_path):
-    # With `sys` permitted, only the timing check stands between this
-    # candidate and a halved cost.
-    task = quick_task(tmp_path, "module", "dedupe", allow_imports=["sys"])
-    res = run(task, CAND / "timer_patch")
-    assert res["compliance"]["compliant"]
-    assert failure(res) == ("performance", "timing-violation")
-    assert "timer was tampered with" in res["failure"]["reason"]
 
 
 def test_cli_eval_writes_result_and_reward(task, tmp_path):

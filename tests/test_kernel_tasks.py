@@ -1,7 +1,7 @@
-"""Kernel-scale tasks end to end (runners/kernel.py): the oracle reaches its
-threshold; a wrong candidate fails functionality; a forbidden call fails
-compliance, in the source or in the object's symbols; the reference itself is
-not faster than itself."""
+"""Kernel-scale tasks end to end, through the one pipeline (evaluate.evaluate
+with runners/kernel.py): the oracle reaches its threshold; a wrong candidate
+fails functionality; a forbidden call fails compliance, in the source or in the
+object's symbols; the reference itself is not faster than itself."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from frontier_measure import golden, runners
 from frontier_measure.compliance.c import CRules, inspect_sources, strip_c
-from frontier_measure.runners import kernel
+from frontier_measure.evaluate import evaluate
 
 TASKS = Path(__file__).resolve().parents[1] / "tasks" / "kernel"
 NAMES = sorted(p.name for p in TASKS.iterdir() if (p / "task.toml").is_file())
@@ -24,40 +25,40 @@ def test_there_are_at_least_three_kernel_tasks() -> None:
 @pytest.mark.needs_zig
 @pytest.mark.parametrize("name", NAMES)
 def test_golden_outputs_are_current(name: str) -> None:
-    task = kernel.load(TASKS / name)
-    golden = json.loads(task.golden_path.read_text())
-    assert golden["reference_digest"] == kernel.reference_digest(task)
-    assert {i.split("/")[0] for i in golden["items"]} == {c["id"] for c in task.cases()}
+    task, runner = runners.load(TASKS / name)
+    recorded = golden.load(task, golden.digest(task.reference_dir, runner.held_out(task)))
+    assert {i.split("/")[0] for i in recorded["items"]} == {c.id for c in runner.cases(task)}
 
 
 @pytest.mark.needs_zig
 @pytest.mark.parametrize("name", NAMES)
 def test_oracle_reaches_threshold(name: str, tmp_path: Path) -> None:
-    res = kernel.evaluate(TASKS / name, json_out=tmp_path / "result.json")
+    res = evaluate(TASKS / name, out=tmp_path)
     assert res["strict_success"], res["failure"]
     assert res["functional"]["passed"] == res["functional"]["total"] > 0
     perf = res["performance"]
-    assert perf["speedup"] >= perf["threshold"]
+    assert perf["speedup"] > perf["threshold"]
     assert all(t["candidate_cycles"] < t["reference_cycles"] for t in perf["inputs"])
+    assert all(t["deterministic"] and t["rounds"] == 1 for t in perf["inputs"])
     assert res["reward"]["reward"] == 1.0
-    assert json.loads((tmp_path / "result.json").read_text())["strict_success"] is True
+    written = json.loads((tmp_path / f"kernel-{name}" / "result.json").read_text())
+    assert written["strict_success"] is True and written["schema_version"] == 2
 
 
 @pytest.mark.needs_zig
 @pytest.mark.parametrize("name", NAMES)
 def test_reference_is_not_faster_than_itself(name: str) -> None:
-    task = kernel.load(TASKS / name)
-    res = kernel.evaluate(task.path, task.reference_dir)
+    res = evaluate(TASKS / name, TASKS / name / "environment" / "workspace")
     assert not res["strict_success"]
     assert res["functional"]["passed"] == res["functional"]["total"]
     assert res["performance"]["speedup"] == 1.0  # cycles are exact: no noise
-    assert res["failure"]["rule"] == "below-threshold"
+    assert res["failure"]["rule"] == "no-speedup"
 
 
 @pytest.mark.needs_zig
 @pytest.mark.parametrize("name", NAMES)
 def test_wrong_output_fails_functionality(name: str) -> None:
-    res = kernel.evaluate(TASKS / name, TASKS / name / "tests" / "candidates" / "wrong_output")
+    res = evaluate(TASKS / name, TASKS / name / "tests" / "candidates" / "wrong_output")
     assert res["compliance"]["compliant"]
     assert res["failure"]["stage"] == "functional"
     assert res["failure"]["rule"] == "wrong-stdout"
@@ -68,7 +69,7 @@ def test_wrong_output_fails_functionality(name: str) -> None:
 @pytest.mark.needs_zig
 @pytest.mark.parametrize("name", NAMES)
 def test_forbidden_call_fails_compliance(name: str) -> None:
-    res = kernel.evaluate(TASKS / name, TASKS / name / "tests" / "candidates" / "forbidden_call")
+    res = evaluate(TASKS / name, TASKS / name / "tests" / "candidates" / "forbidden_call")
     assert not res["compliance"]["compliant"]
     assert res["failure"]["stage"] == "compliance"
     assert not res["functional"]["ran"]
@@ -77,14 +78,14 @@ def test_forbidden_call_fails_compliance(name: str) -> None:
 
 @pytest.mark.needs_zig
 def test_call_hidden_behind_a_macro_is_caught_in_the_object() -> None:
-    res = kernel.evaluate(TASKS / "matmul", TASKS / "matmul" / "tests" / "candidates" / "hidden_call")
+    res = evaluate(TASKS / "matmul", TASKS / "matmul" / "tests" / "candidates" / "hidden_call")
     assert res["failure"]["rule"] == "forbidden-symbol"
     assert "qsort" in res["failure"]["reason"]
 
 
 @pytest.mark.needs_zig
 def test_global_interposing_on_the_harness_is_caught() -> None:
-    res = kernel.evaluate(TASKS / "histogram",
+    res = evaluate(TASKS / "histogram",
                           TASKS / "histogram" / "tests" / "candidates" / "interposer")
     assert res["failure"]["rule"] == "extra-global"
     assert "printf" in res["failure"]["reason"]
@@ -96,7 +97,7 @@ def test_candidate_cannot_replace_the_fixed_header(tmp_path: Path) -> None:
     src = TASKS / "stencil" / "solution" / "workspace"
     (tmp_path / "kernel.c").write_text((src / "kernel.c").read_text())
     (tmp_path / "cell.h").write_text("#include <stdint.h>\nstruct cell { int32_t temp; };\n")
-    res = kernel.evaluate(TASKS / "stencil", tmp_path)
+    res = evaluate(TASKS / "stencil", tmp_path)
     assert res["strict_success"], res["failure"]
 
 

@@ -14,9 +14,17 @@ from pathlib import Path
 import pytest
 
 from eval_support import ROOT, quick_task
+from frontier_measure import runners
 from frontier_measure.record import record
 from frontier_measure.runners.module import ACCOUNTS, ModuleSession, WorkerFailure
-from frontier_measure.task import load
+
+
+def load(path: Path):
+    return runners.load(path)[0]
+
+
+def cases(task):
+    return runners.runner_for(task).cases(task)
 
 DEDUPE = ROOT / "tasks" / "module" / "dedupe"
 
@@ -103,7 +111,7 @@ def test_hanging_case_times_out_and_the_rest_still_run(tmp_path):
         "    kept = []\n", "    kept = []\n    while records == [] and not verbose:\n        pass\n", 1)
     task = load(task_dir)
     with ModuleSession(task, candidate(tmp_path, src), guard=False) as session:
-        obs = session.observe("candidate", task.cases())
+        obs = session.observe("candidate", cases(task))
     assert obs.failures == {"empty": "timed out after 2 s"}
     assert "verbose-empty/0/result" in obs.items and "random-3/0/result" in obs.items
 
@@ -115,7 +123,7 @@ def test_candidate_that_breaks_on_import_or_exits(tmp_path):
         ("import os\nos._exit(3)\n", "worker exited (exit code 3)"),
     ]:
         with ModuleSession(task, candidate(tmp_path, source), guard=False) as session:
-            obs = session.observe("candidate", task.cases()[:3])
+            obs = session.observe("candidate", cases(task)[:3])
             assert set(obs.failures) == {"small-ints", "empty", "unique"}
             assert all(r.startswith(expect) for r in obs.failures.values()), obs.failures
             with pytest.raises(WorkerFailure):
@@ -131,7 +139,7 @@ def test_output_printed_by_the_candidate_cannot_corrupt_the_protocol(tmp_path):
            "    return list(records)\n")
     task = load(DEDUPE)
     with ModuleSession(task, candidate(tmp_path, src), guard=False) as session:
-        obs = session.observe("candidate", task.cases()[:1])
+        obs = session.observe("candidate", cases(task)[:1])
     assert obs.failures == {}
     assert obs.items["small-ints/0/stdout"] == "to stdout\n"
 
@@ -144,8 +152,8 @@ def test_record_keeps_stable_items_and_lists_the_others(tmp_path):
     ref.write_text("import os\n" + ref.read_text().replace(
         'print(f"dedupe: kept {len(kept)} of {len(records)} records")',
         'print(f"dedupe: kept {len(kept)} of {len(records)} records (pid {os.getpid()})")'))
-    task = load(task_dir)
-    golden = record(task, runs=3)
+    task, runner = runners.load(task_dir)
+    golden = record(task, runner, runs=3)
     assert golden["runs"] == 3
     assert set(golden["excluded"]) == {"verbose/0/stdout", "verbose-empty/0/stdout"}
     assert "varied between recordings" in golden["excluded"]["verbose/0/stdout"]
@@ -162,9 +170,9 @@ def test_a_side_that_keeps_hanging_is_given_up_after_three_cases(tmp_path):
     src = "def dedupe(records, key=None, verbose=False):\n    while True:\n        pass\n"
     task = load(task_dir)
     with ModuleSession(task, candidate(tmp_path, src), guard=False) as session:
-        obs = session.observe("candidate", task.cases())
+        obs = session.observe("candidate", cases(task))
     reasons = list(obs.failures.values())
-    assert len(reasons) == len(task.cases()) and not obs.items
+    assert len(reasons) == len(cases(task)) and not obs.items
     assert reasons[:3] == ["timed out after 1 s"] * 3
     assert set(reasons[3:]) == {"not run: 3 cases of the candidate had timed out"}
 
@@ -173,7 +181,7 @@ def test_guard_is_shared_by_overlapping_evaluations(tmp_path):
     import subprocess
     import sys
 
-    from frontier_measure.runners.module import guard_acquire, guard_release
+    from frontier_measure.isolation import guard_acquire, guard_release
 
     d = tmp_path / "tests"
     d.mkdir(mode=0o755)
@@ -186,7 +194,7 @@ def test_guard_is_shared_by_overlapping_evaluations(tmp_path):
     assert os.stat(d).st_mode & 0o777 == 0o755
     # An evaluator that dies holding the guard does not keep it forever.
     code = ("import sys; from pathlib import Path; "
-            "from frontier_measure.runners.module import guard_acquire; "
+            "from frontier_measure.isolation import guard_acquire; "
             "guard_acquire(Path(sys.argv[1]))")
     subprocess.run([sys.executable, "-c", code, str(d)], check=True)
     assert os.stat(d).st_mode & 0o777 == 0o700

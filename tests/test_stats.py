@@ -10,54 +10,74 @@ import pytest
 from frontier_measure import stats
 
 
-def test_binomial_tail_is_exact():
-    assert stats._binom_half_cdf(10, 1) == pytest.approx(11 / 1024)
-    assert stats._binom_half_cdf(10, 2) == pytest.approx(56 / 1024)
-    assert stats._binom_half_cdf(5, 5) == 1.0
-    assert stats._binom_half_cdf(5, -1) == 0.0
-
-
 @pytest.mark.parametrize(
-    ("n", "tail", "rank"),
-    [
-        (5, 0.025, 0),   # 2/32 > 0.05: no two-sided 95% interval from 5 rounds
-        (6, 0.025, 1),   # 1/64 <= 0.025
-        (10, 0.025, 2),  # P(B<=1) = 11/1024 <= 0.025 < P(B<=2) = 56/1024
-        (10, 0.05, 2),   # one-sided: 56/1024 = 0.0547 > 0.05
-        (20, 0.025, 6),  # textbook: the 6th and 15th order statistics
+    ("p", "df", "expected"),
+    [  # textbook table values
+        (0.975, 1, 12.706), (0.975, 4, 2.776), (0.975, 5, 2.571), (0.975, 9, 2.262),
+        (0.95, 4, 2.132), (0.95, 9, 1.833), (0.975, 30, 2.042), (0.975, 1000, 1.962),
     ],
 )
-def test_sign_rank_matches_tables(n, tail, rank):
-    assert stats.sign_rank(n, tail) == rank
+def test_t_quantiles_match_tables(p, df, expected):
+    assert stats.t_quantile(p, df) == pytest.approx(expected, abs=6e-4)
 
 
-def test_interval_uses_order_statistics():
-    d = [0.9, 0.1, 0.5, 0.3, 0.7, 0.2, 0.8, 0.4, 0.6, 1.0]
-    lo, hi = stats.sign_interval(d, 0.95)
-    assert (lo, hi) == (0.2, 0.9)  # x(2), x(9)
-    assert stats.sign_lower_bound(d, 0.95) == 0.2
-    assert stats.sign_interval(d[:5]) is None
+def test_t_cdf_is_symmetric():
+    assert stats.t_cdf(0.0, 7) == pytest.approx(0.5)
+    assert stats.t_cdf(-1.3, 7) == pytest.approx(1 - stats.t_cdf(1.3, 7))
 
 
-def test_pairs_are_the_unit():
+def test_pairs_come_from_the_labels_not_the_positions():
     d = [0.2, 0.0, -0.1, 0.3, 0.5]
-    assert list(stats.pair_means(d)) == pytest.approx([0.1, 0.1])  # the lone 5th round is left out
+    # Consecutive labels: (0,1) and (2,3) pair up, the lone fifth round does not.
+    assert stats.pair_means(d, [0, 0, 1, 1, 2]) == pytest.approx({0: 0.1, 1: 0.1})
+    # A plan in two stages: round 2 has no mirror, so it never pairs with round 3.
+    assert stats.pair_means(d, [0, 0, 1, 2, 2]) == pytest.approx({0: 0.1, 2: 0.4})
 
 
-def test_summary_on_hand_computed_rounds():
-    # The candidate is exactly twice as fast in every round but the last:
-    # 12 pairs, 11 with mean ln 2 and one with mean ln 2 / 2.
-    ref = [2.0] * 23 + [1.0]
-    cand = [1.0] * 24
+def test_block_value_is_the_median_of_its_pairs():
+    # Three pairs in block 0 (means 0.1, 0.2, 3.0: a spike), one in block 1.
+    d = [0.1, 0.1, 0.2, 0.2, 3.0, 3.0, 0.5, 0.7]
+    values = stats.block_values(d, [0, 0, 1, 1, 2, 2, 3, 3], [0, 0, 0, 0, 0, 0, 1, 1])
+    assert values == pytest.approx({0: 0.2, 1: 0.6})
+
+
+def test_summary_on_hand_computed_blocks():
+    # Five blocks of one pair each, block values ln 2 * (1, 1, 1, 1, 1): exact.
+    ref, cand = [2.0] * 10, [1.0] * 10
     s = stats.summarize(ref, cand, threshold=1.5)
-    assert s.rounds == 24
+    assert (s.rounds, s.pairs, s.blocks) == (10, 5, 5)
     assert s.speedup == pytest.approx(2.0)
-    # 12 pairs: the two-sided 95% interval is u(3)..u(10), the one-sided bound u(3).
     assert s.ci_low == pytest.approx(2.0) and s.ci_high == pytest.approx(2.0)
-    assert s.verdict == "faster"
-    assert s.meets_threshold is True
-    # A margin test: at exactly the true ratio the claim must not pass.
+    assert s.verdict == "faster" and s.meets_threshold is True
+    # A margin test: at exactly the true ratio the claim does not pass.
     assert stats.summarize(ref, cand, threshold=2.0).meets_threshold is False
+
+
+def test_interval_is_student_t_over_block_values():
+    # Block values (log) 0.1, 0.2, 0.3, 0.4, 0.5: mean 0.3, sd 0.1581.
+    d = [0.1, 0.2, 0.3, 0.4, 0.5]
+    ref = np.exp(np.repeat(d, 2))
+    s = stats.summarize(ref, np.ones(10))
+    half = 2.776445 * 0.158114 / math.sqrt(5)
+    assert math.log(s.speedup) == pytest.approx(0.3)
+    assert math.log(s.ci_low) == pytest.approx(0.3 - half, rel=1e-4)
+    assert math.log(s.ci_high) == pytest.approx(0.3 + half, rel=1e-4)
+    assert math.log(s.lower_bound) == pytest.approx(0.3 - 2.131847 * 0.158114 / math.sqrt(5),
+                                                    rel=1e-4)
+
+
+def test_blocks_are_the_unit_of_the_interval():
+    # The same 20 pairs, once as 20 blocks, once as 5 blocks of 4 pairs whose
+    # levels differ (a process-level effect): the second interval is wider.
+    rng = np.random.default_rng(3)
+    level = np.repeat(rng.normal(0, 0.05, 5), 8)
+    d = level + rng.normal(0, 0.005, 40)
+    ref = np.exp(d)
+    pairs = [i // 2 for i in range(40)]
+    fine = stats.summarize(ref, np.ones(40), pairs=pairs, blocks=pairs)
+    coarse = stats.summarize(ref, np.ones(40), pairs=pairs, blocks=[p // 4 for p in pairs])
+    assert coarse.blocks == 5 and fine.blocks == 20
+    assert coarse.half_width > 2 * fine.half_width
 
 
 def test_verdicts():
@@ -68,13 +88,14 @@ def test_verdicts():
     assert stats.summarize(mixed, [1.0] * 12).verdict == "indistinguishable"
 
 
-def test_refuses_claims_from_fewer_than_six_pairs():
-    s = stats.summarize([2.0] * 11, [1.0] * 11, threshold=1.1)
+def test_refuses_claims_from_too_few_blocks():
+    s = stats.summarize([2.0] * 9, [1.0] * 9, threshold=1.1)  # 4 complete pairs
     assert s.verdict == "insufficient"
     assert s.ci_low is None
     assert s.meets_threshold is False
-    assert any("at least 12 rounds (6 pairs)" in w for w in s.warnings)
-    assert stats.summarize([2.0] * 12, [1.0] * 12).verdict == "faster"
+    assert any(f"at least {stats.MIN_BLOCKS} blocks" in w for w in s.warnings)
+    assert any("without their mirror" in w for w in s.warnings)
+    assert stats.summarize([2.0] * 10, [1.0] * 10).verdict == "faster"
 
 
 def test_deterministic():
@@ -84,12 +105,10 @@ def test_deterministic():
     assert stats.summarize(ref, cand) == stats.summarize(ref, cand)
 
 
-def test_flags_autocorrelated_rounds():
-    # A slow drift makes consecutive rounds alike.
-    d = np.linspace(-0.2, 0.2, 40)
-    ref = np.exp(d)
-    s = stats.summarize(ref, np.ones(40))
-    assert s.autocorrelation > 0.8  # of the 20 pair means of a linear drift
+def test_flags_autocorrelated_blocks():
+    d = np.linspace(-0.2, 0.2, 40)  # a slow drift makes consecutive blocks alike
+    s = stats.summarize(np.exp(d), np.ones(40))
+    assert s.autocorrelation > 0.8
     assert any("autocorrelation" in w for w in s.warnings)
 
 
@@ -100,8 +119,16 @@ def test_half_width_in_log_space():
                                              math.log(s.ci_high) - math.log(s.speedup)))
 
 
+def test_exceeds_is_strict():
+    assert stats.exceeds(1.5, 1.5) is False
+    assert stats.exceeds(math.nextafter(1.5, 2.0), 1.5) is True
+    assert stats.exceeds(None, 1.0) is False
+
+
 def test_bad_input_is_refused():
     with pytest.raises(ValueError, match="positive"):
         stats.summarize([0.0] * 6, [1.0] * 6)
     with pytest.raises(ValueError, match="same number"):
         stats.summarize([1.0] * 6, [1.0] * 7)
+    with pytest.raises(ValueError, match="label"):
+        stats.summarize([1.0] * 6, [1.0] * 6, pairs=[0, 0, 1], blocks=[0, 0, 0])

@@ -8,8 +8,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from frontier_measure import runners
 from frontier_measure.cli import main
-from frontier_measure.task import TaskError, find_tasks, load, normalise_ops, validate
+from frontier_measure.runners.module import normalise_ops
+from frontier_measure.task import TaskError, find_tasks, load
+from frontier_measure.validate import validate
 
 ROOT = Path(__file__).resolve().parents[1]
 TASKS = ROOT / "tasks"
@@ -29,26 +32,25 @@ def edit(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new, 1))
 
 
-@pytest.mark.parametrize("task", [p for p in find_tasks(TASKS)
-                                  if load(p).scale in ("module", "package")],
-                         ids=lambda p: f"{p.parent.name}/{p.name}")
+@pytest.mark.parametrize("task", find_tasks(TASKS), ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_bundled_tasks_are_valid(task):
     assert validate(task) == []
-    t = load(task)
-    assert len(t.timing_inputs()) >= 2
+    t, runner = runners.load(task)
+    assert len(runner.timing_inputs(t)) >= 2
     assert t.oracle_dir.is_dir() and t.reference_dir.is_dir()
 
 
 def test_bundled_task_counts():
     scales = [load(p).scale for p in find_tasks(TASKS)]
-    assert scales.count("module") >= 5
-    assert scales.count("package") >= 3
+    assert (scales.count("kernel"), scales.count("module"), scales.count("package"),
+            scales.count("repository")) >= (3, 5, 3, 1)
 
 
 def test_settings_are_read(task_copy):
     t = load(task_copy)
     assert (t.scale, t.entry, t.threshold, t.cost) == ("module", "dedupe", 3.0, "wall")
-    assert t.timing.min_rounds == 10 and t.timing.batch_ms == 4.0
+    assert t.timing.min_blocks == 5 and t.timing.pairs_per_block == 3
+    assert t.timing.batch_ms == 4.0
     assert t.tolerance.exact
     assert "keeps-first" in t.behaviours
 
@@ -64,7 +66,7 @@ def test_every_problem_is_listed_with_file_and_field(task_copy):
     edit(task_copy / "task.toml", 'scale = "module"', 'scale = "galaxy"')
     edit(task_copy / "task.toml", "threshold = 3.0", 'threshold = "fast"')
     edit(task_copy / "task.toml", 'cost = "wall"', 'cost = "joules"')
-    edit(task_copy / "task.toml", "min_rounds = 10", "min_rounds = 2\nwobble = 1")
+    edit(task_copy / "task.toml", "min_blocks = 5", "min_blocks = 0\nwobble = 1")
     (task_copy / "instruction.md").unlink()
     problems = validate(task_copy)
     joined = "\n".join(problems)
@@ -73,7 +75,7 @@ def test_every_problem_is_listed_with_file_and_field(task_copy):
     assert "[metadata.frontier].threshold: expected float, got str 'fast'" in joined
     assert "[metadata.frontier].cost: unknown cost 'joules'" in joined
     assert "[metadata.frontier].timing.wobble: unknown setting" in joined
-    assert "timing.min_rounds: at least 6 rounds" in joined
+    assert "timing.min_blocks: must be positive" in joined
 
 
 def test_missing_frontier_table_and_entry(task_copy):
@@ -96,7 +98,7 @@ def test_behaviour_audit(task_copy):
 def test_golden_must_match_the_reference(task_copy):
     ref = task_copy / "environment" / "workspace" / "dedupe.py"
     ref.write_text(ref.read_text() + "\n# changed\n")
-    assert any("reference changed since recording" in p for p in validate(task_copy))
+    assert any("recorded from a different reference" in p for p in validate(task_copy))
     (task_copy / "tests" / "golden.json").unlink()
     assert any("golden.json: missing" in p for p in validate(task_copy))
 
@@ -107,6 +109,13 @@ def test_cases_file_errors_are_reported(task_copy):
     assert any("must define timing_inputs()" in p for p in problems)
     (task_copy / "tests" / "cases.py").write_text("raise RuntimeError('boom')\n")
     assert validate(task_copy) == ["tests/cases.py: raised RuntimeError: boom"]
+
+
+def test_cases_changed_after_recording_make_the_golden_stale(task_copy):
+    cases = task_copy / "tests" / "cases.py"
+    cases.write_text(cases.read_text() + "\n# an edit\n")
+    assert any("recorded from a different reference, cases or fixtures" in p
+               for p in validate(task_copy))
 
 
 def test_normalise_ops_forms():

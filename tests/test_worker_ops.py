@@ -3,8 +3,8 @@ what a case observes, and what a timed call records."""
 
 from __future__ import annotations
 
-import sys
 import types
+from pathlib import Path
 
 import pytest
 
@@ -12,8 +12,8 @@ from frontier_measure import _core
 from frontier_measure.diff import Tolerance
 from frontier_measure.observe import Ref, canonical, unpack
 from frontier_measure.perf import calibrate_loops
-from frontier_measure.runners.module import DigestCheck, InputMaker, TimingViolation
-from frontier_measure.task import normalise_ops
+from frontier_measure.runners import SideFailure
+from frontier_measure.runners.module import HarnessCost, InputMaker, OutputCheck, normalise_ops
 from frontier_measure.worker import Worker
 
 SOURCE = '''
@@ -74,56 +74,81 @@ def test_observe_ops_results_mutations_stdout_and_exceptions(worker):
     assert items["7/result"] == {"$exception": "KeyError", "message": "'nothing'"}
 
 
-def test_timed_calls_record_outputs_and_fresh_inputs(worker):
+def test_timed_calls_reply_with_digests_of_every_output(worker):
     maker = InputMaker(
-        lambda seed: normalise_ops({"call": "sort_in_place", "args": [[seed, 2, 1]]}), 0)
-    worker.handle({"cmd": "prepare", "calls": maker.batch(0, 3)})
-    reply = worker.handle({"cmd": "time"})
-    assert reply["loops"] == 3 and reply["wall_ns"] > 0 and reply["cpu_ns"] >= 0
-    digests = worker.handle({"cmd": "digests", "sample": [1]})
-    assert len(digests["digests"]) == 3 and len(set(digests["digests"])) == 3
+        lambda seed: normalise_ops({"call": "sort_in_place", "args": [[seed, 2, 1]]}), 0,
+        values=True)
+    reply = worker.handle(unpack(maker.request(0, 3)[4:]))
+    assert len(reply["digests"]) == 3 and len(set(reply["digests"])) == 3
     # Call 2 got seed 1: its argument was sorted in place, and that is what is kept.
-    assert digests["values"] == {1: [[None, [[1, 1, 2]]]]}
-    # After the digests the batch is gone: the next time request has nothing to run.
-    assert worker.handle({"cmd": "time"})["loops"] == 0
+    assert reply["values"][1] == [[None, [[1, 1, 2]]]]
+    # A dry run digests the same outputs again without making the calls.
+    dry = worker.handle(unpack(maker.request(0, 3, dry=True)[4:]))
+    assert dry["digests"] == reply["digests"]
+
+
+def test_a_dry_run_without_its_real_run_is_refused(worker):
+    maker = InputMaker(lambda seed: normalise_ops({"call": "sort_in_place", "args": [[seed]]}),
+                       0, values=False)
+    assert "error" in worker.handle(unpack(maker.request(0, 2, dry=True)[4:]))
+
+
+def test_a_dry_run_never_calls_the_code_under_test(worker):
+    calls = []
+    worker.module.sort_in_place = lambda xs: calls.append(xs)
+    maker = InputMaker(lambda seed: normalise_ops({"call": "sort_in_place", "args": [[seed]]}),
+                       0, values=False)
+    worker.handle(unpack(maker.request(0, 2)[4:]))
+    worker.handle(unpack(maker.request(0, 2, dry=True)[4:]))
+    assert len(calls) == 2
 
 
 def test_input_maker_gives_both_sides_the_same_batches():
     made = []
     maker = InputMaker(lambda seed: made.append(seed) or normalise_ops({"call": "f",
-                                                                         "args": [seed]}), 7)
-    a = maker.batch(0, 4)
-    assert maker.batch(0, 4) == a and len(made) == 4  # cached for the other side
-    b = maker.batch(1, 4)
+                                                                         "args": [seed]}), 7,
+                       values=False)
+    a = maker.request(0, 4)
+    assert maker.request(0, 4) == a and len(made) == 4  # built once, sent to both sides
+    b = maker.request(1, 4)
     assert a != b and len(set(made)) == 8  # every call its own seed
-    calls = unpack(a)
+    calls = unpack(a[4:])["calls"]
     assert [c[0]["args"][0] for c in calls] == made[:4]
 
 
-def test_digest_check_compares_matching_batches_only():
-    check = DigestCheck(Tolerance())
-    check.add("reference", (1, 0), ["a", "b"], {})
-    check.add("candidate", (1, 0), ["a", "b"], {})
-    check.add("reference", (1, 1), ["a", "b", "c", "d"], {})
-    check.add("candidate", (1, 1), ["x"], {})  # calibration sizes differ: nothing shared
+def test_output_check_compares_matching_batches():
+    check = OutputCheck(Tolerance())
+    check.add("reference", (1, 0, 0), ["a", "b"], [])
+    check.add("candidate", (1, 0, 0), ["a", "b"], [])
+    # Calibration batches of different sizes share their first inputs.
+    check.add("reference", (1, 0, 1), ["a", "b", "c", "d"], [])
+    check.add("candidate", (1, 0, 1), ["a"], [])
+    assert check.compared == 3
+    check.add("candidate", (2, 0, 0), ["a", "z"], [])
+    with pytest.raises(SideFailure, match="timed call 2 of batch 1") as e:
+        check.add("reference", (2, 0, 0), ["a", "b"], [])
+    assert e.value.side == "candidate"
+
+
+def test_output_check_with_tolerance_compares_values_picked_after_the_replies():
+    check = OutputCheck(Tolerance(rel=1e-9), per_batch=2)
+    exact = [[[canonical(1.0), []]] for _ in range(10)]
+    near = [[[canonical(1.0 + 1e-12), []]] for _ in range(10)]
+    check.add("reference", (2, 0, 0), ["r"] * 10, exact)
+    check.add("candidate", (2, 0, 0), ["c"] * 10, near)  # digests differ, values are close
     assert check.compared == 2
-    check.add("candidate", (2, 0), ["a", "z"], {})
-    with pytest.raises(TimingViolation, match="timed call 2 of batch 1"):
-        check.add("reference", (2, 0), ["a", "b"], {})
+    far = [[[canonical(2.0), []]] for _ in range(10)]
+    check.add("reference", (2, 0, 1), ["r"] * 10, exact)
+    with pytest.raises(SideFailure):
+        check.add("candidate", (2, 0, 1), ["r"] * 10, far)
 
 
-def test_digest_check_with_tolerance_compares_sampled_values():
-    check = DigestCheck(Tolerance(rel=1e-9), per_batch=2)
-    sample = check.sample((2, 0), 10)
-    assert len(sample) == 2 and sample == check.sample((2, 0), 10)
-    near = {i: [[canonical(1.0 + 1e-12), []]] for i in sample}
-    exact = {i: [[canonical(1.0), []]] for i in sample}
-    check.add("reference", (2, 0), ["r"] * 10, exact)
-    check.add("candidate", (2, 0), ["c"] * 10, near)  # digests differ, values are close
-    far = {i: [[canonical(2.0), []]] for i in sample}
-    check.add("reference", (2, 1), ["r"] * 10, exact)
-    with pytest.raises(TimingViolation):
-        check.add("candidate", (2, 1), ["r"] * 10, far)
+def test_harness_cost_is_the_median_per_call():
+    h = HarnessCost()
+    assert h.per_call() == (0.0, 0.0)
+    for wall in (100, 120, 9000):  # one dry batch hit by a preemption
+        h.add(wall * 10, wall * 5, 10)
+    assert h.per_call() == (120.0, 60.0)
 
 
 class FakeSide(_core.Side):
@@ -149,8 +174,10 @@ def test_calibrate_loops_targets_the_cheaper_side_and_caps_the_dearer():
     assert calibrate_loops(FakeSide(10**9), cand, 5_000_000, 40_000_000) == 1
 
 
-def test_worker_module_binds_the_timer_before_candidate_code():
+def test_the_worker_keeps_no_clock():
+    # Nothing a worker computes is a cost: it has no timer to report from.
     from frontier_measure import worker as w
 
-    assert w._time_callable is _core.time_callable
-    assert "frontier_measure.worker" in sys.modules
+    source = Path(w.__file__).read_text()
+    for clock in ("now_ns", "time_callable", "perf_counter", "monotonic", "process_time"):
+        assert clock not in source

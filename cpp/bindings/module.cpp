@@ -9,6 +9,7 @@ PYBIND11_MODULE(_core, m) {
     bind_process(m);
     bind_timing(m);
     bind_scheduler(m);
+    bind_observe(m);
 #ifdef FM_HAVE_RISCV
     bind_sim(m);
 #endif

@@ -23,11 +23,26 @@ except ImportError as exc:  # pragma: no cover - exercised only on broken instal
         f"from the project root. Original error: {exc}"
     ) from exc
 
+from typing import Any
+
 from ._core import IsolationError, MeasureError, SideError, SimulatorFault, SpawnError
-from .environment import environment
-from .perf import Comparison, compare
+from .environment import environment  # (the function; it shadows its module's name)
 
 __version__ = "0.1.0"
+
+# Loaded on first use: a side's worker process imports this package too, and
+# must not pay for numpy and the timing machinery it never uses.
+_LAZY = {"compare": "perf", "Comparison": "perf"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'frontier_measure' has no attribute {name!r}")
 
 __all__ = [
     "Comparison",

@@ -151,6 +151,7 @@ def _task_errors(fn):
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
+        from .evaluate import EvaluationError
         from .task import TaskError
 
         try:
@@ -158,6 +159,8 @@ def _task_errors(fn):
         except TaskError as exc:
             raise click.ClickException(
                 f"{exc.path}:\n" + "\n".join(f"  {p}" for p in exc.problems)) from None
+        except EvaluationError as exc:
+            raise click.ClickException(f"the evaluation could not be completed: {exc}") from None
 
     return wrapper
 
@@ -168,7 +171,7 @@ def _task_errors(fn):
 def validate(task_dir: Path) -> None:
     """Check a task directory (or every task below it); name every problem."""
     from .task import find_tasks
-    from .task import validate as check
+    from .validate import validate as check
 
     tasks = find_tasks(task_dir)
     if not tasks:
@@ -187,23 +190,24 @@ def validate(task_dir: Path) -> None:
 @main.command()
 @click.argument("task_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--runs", type=int, default=None, help="Recordings (default: the task's repetitions).")
+@click.option("--isolation", type=click.Choice(["local", "docker"]), default=None,
+              help="Isolation backend of repository-scale sides (default: $FM_ISOLATION or local).")
 @_task_errors
-def record(task_dir: Path, runs: int | None) -> None:
-    """Record the reference's golden outputs into tests/golden.json."""
+def record(task_dir: Path, runs: int | None, isolation: str | None) -> None:
+    """Record the reference's golden outputs into tests/golden.json.
+
+    The reference runs on every case in several fresh runs; items that vary
+    between them are excluded and listed."""
+    from . import runners
     from .record import record as do_record
-    from .task import find_tasks, load
+    from .task import find_tasks
 
     for t in find_tasks(task_dir):
-        task = load(t)
-        if task.scale not in ("module", "package"):
-            # Other scales record through their own runner's command line.
-            import importlib
+        task, runner = runners.load(t)
+        def say(message: str, name: str = task.name) -> None:
+            click.echo(f"{name}: {message}", err=True)
 
-            mod = importlib.import_module(f"frontier_measure.runners.{task.scale}")
-            if mod.main(["record", str(t)]) != 0:
-                raise click.ClickException(f"{t}: recording failed")
-            continue
-        golden = do_record(task, runs)
+        golden = do_record(task, runner, runs, isolation=isolation, progress=say)
         click.echo(f"{task.name}: {len(golden['items'])} items kept, "
                    f"{len(golden['excluded'])} excluded, from {golden['runs']} recordings "
                    f"-> {task.golden_path}")

@@ -1,15 +1,23 @@
-"""Item-by-item comparison of canonical observations, with readable diffs.
+"""Item-by-item comparison of observations, with readable diffs. The same
+comparison serves every scale.
 
 An *item* is one observation of one case (a return value, an exception, the
-state of one argument after the call, the captured stdout). The golden value
-comes from the reference; the candidate's value is compared with it exactly —
-floats bit-exactly — unless the task sets a float tolerance.
+state of one argument after the call, a program's stdout or exit status, the
+files in its working directory). The golden value comes from the reference;
+the candidate's value is compared with it exactly, types included (`False` is
+not `0`, `1` is not `1.0`, a subclass of a builtin is not the builtin), floats
+bit-exactly unless the task sets a float tolerance.
+
+Values are JSON-able trees: canonical Python observations (observe.py, with
+"$"-tagged objects), strings, numbers, and *mapping items*: plain objects
+whose keys carry no "$" tag (a directory snapshot: path -> entry), compared
+key by key, with keys the recorder found unstable left out.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,12 +48,32 @@ class ItemResult:
     case: str
     passed: bool
     diff: list[str] = field(default_factory=list)
+    missing: bool = False  # the candidate produced no observation of it
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id, "case": self.case, "passed": self.passed}
         if self.diff:
             out["diff"] = self.diff
+        if self.missing:
+            out["missing"] = True
         return out
+
+
+def same(e: Any, a: Any) -> bool:
+    """Exact equality of two JSON-able trees, types included: Python's ==
+    holds True == 1 == 1.0, which would let a wrong type pass."""
+    if type(e) is not type(a):
+        return False
+    if isinstance(e, dict):
+        return e.keys() == a.keys() and all(same(v, a[k]) for k, v in e.items())
+    if isinstance(e, list):
+        return len(e) == len(a) and all(same(x, y) for x, y in zip(e, a, strict=True))
+    return bool(e == a)
+
+
+def is_mapping_item(value: Any) -> bool:
+    """A plain mapping (no "$"-tagged key): compared, and recorded, key by key."""
+    return isinstance(value, dict) and not any(str(k).startswith("$") for k in value)
 
 
 def _floats_match(a: str, b: str, tol: Tolerance) -> bool:
@@ -82,7 +110,14 @@ def _tag(c: Any) -> str:
 def _walk(e: Any, a: Any, tol: Tolerance, path: str, out: list[str]) -> None:
     if len(out) > MAX_DIFF_LINES:
         return
-    if e == a and (tol.exact or not _has_floats(e)):
+    if same(e, a) and (tol.exact or not _has_floats(e)):
+        return
+    if not path and is_mapping_item(e) and isinstance(a, dict):
+        _mapping(e, a, out)
+        return
+    if not path and isinstance(e, str) and isinstance(a, str) and \
+            max(len(e.splitlines()), len(a.splitlines())) > 1:
+        _text(e, a, out)
         return
     te, ta = _tag(e), _tag(a)
     if te != ta or type(e) is not type(a):
@@ -107,9 +142,9 @@ def _walk(e: Any, a: Any, tol: Tolerance, path: str, out: list[str]) -> None:
     if te == "$dict":
         ek = [k for k, _ in e["$dict"]]
         ak = [k for k, _ in a["$dict"]]
-        if ek != ak:
-            missing = [describe(k) for k in ek if k not in ak]
-            extra = [describe(k) for k in ak if k not in ek]
+        if not same(ek, ak):
+            missing = [describe(k) for k in ek if not any(same(k, x) for x in ak)]
+            extra = [describe(k) for k in ak if not any(same(k, x) for x in ek)]
             if missing or extra:
                 out.append(f"{path or 'value'}: keys differ (missing {missing[:5]}, "
                            f"unexpected {extra[:5]})")
@@ -138,8 +173,36 @@ def _walk(e: Any, a: Any, tol: Tolerance, path: str, out: list[str]) -> None:
         _walk(e["value"], a["value"], tol, path, out)
         if e.keys() == a.keys():
             return
-    if e != a:
+    if not same(e, a):
         _note(out, path, e, a)
+
+
+def _mapping(e: dict[str, Any], a: dict[str, Any], out: list[str]) -> None:
+    added = sorted(set(a) - set(e))
+    removed = sorted(set(e) - set(a))
+    changed = sorted(k for k in set(e) & set(a) if not same(e[k], a[k]))
+    if added:
+        out.append("added: " + ", ".join(added[:20]) + (f" (and {len(added) - 20} more)"
+                                                          if len(added) > 20 else ""))
+    if removed:
+        out.append("removed: " + ", ".join(removed[:20]) + (f" (and {len(removed) - 20} more)"
+                                                              if len(removed) > 20 else ""))
+    for k in changed[:MAX_DIFF_LINES]:
+        out.append(f"changed: {k}: expected {e[k]}, got {a[k]}")
+
+
+def _text(e: str, a: str, out: list[str]) -> None:
+    import difflib
+
+    lines = list(difflib.unified_diff(e.splitlines(), a.splitlines(), "expected", "got",
+                                      lineterm="", n=1))
+    if not lines:  # they differ only in line endings
+        out.append(f"expected {e!r}, got {a!r}"[:400])
+        return
+    body = lines[2:]
+    out.extend(body[:MAX_DIFF_LINES * 2])
+    if len(body) > MAX_DIFF_LINES * 2:
+        out.append(f"... ({len(body) - MAX_DIFF_LINES * 2} more diff lines)")
 
 
 def _dtype(code: str) -> str:
@@ -163,21 +226,32 @@ def compare_items(
     golden: Mapping[str, Any],
     observed: Mapping[str, Any],
     *,
+    excluded: Iterable[str] = (),
     tolerance: Tolerance = EXACT,
     missing_reason: Mapping[str, str] | None = None,
 ) -> list[ItemResult]:
     """Compare every golden item with the candidate's observation of it.
 
     An item the candidate did not produce (its case crashed or timed out) fails
-    with the reason given in `missing_reason` (keyed by case id)."""
+    with the reason given in `missing_reason` (keyed by case id). Keys of a
+    mapping item excluded at recording ("<item>:<key>") are left out of the
+    candidate's observation too."""
+    skip: dict[str, set[str]] = {}
+    for e in excluded:
+        if ":" in e:
+            item, key = e.split(":", 1)
+            skip.setdefault(item, set()).add(key)
     results: list[ItemResult] = []
     for item_id, expected in golden.items():
         case = item_id.split("/", 1)[0]
         if item_id not in observed:
             why = (missing_reason or {}).get(case, "no observation was produced")
-            results.append(ItemResult(item_id, case, False, [why]))
+            results.append(ItemResult(item_id, case, False, [why], missing=True))
             continue
-        diff = differences(expected, observed[item_id], tolerance)
+        actual = observed[item_id]
+        if item_id in skip and isinstance(actual, dict):
+            actual = {k: v for k, v in actual.items() if k not in skip[item_id]}
+        diff = differences(expected, actual, tolerance)
         results.append(ItemResult(item_id, case, not diff, diff))
     return results
 

@@ -18,10 +18,16 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import sys
 from typing import Any
 
 import msgpack
-import numpy as np
+
+
+def _numpy() -> Any:
+    """numpy, if this process has imported it (else no value can be a numpy
+    array, and a worker need not pay for importing it)."""
+    return sys.modules.get("numpy")
 
 # Wire extension codes.
 _EXT_TUPLE = 1
@@ -71,14 +77,15 @@ def _default(obj: Any) -> Any:
         return msgpack.ExtType(_EXT_SET, pack(list(obj)))
     if isinstance(obj, Ref):
         return msgpack.ExtType(_EXT_REF, obj.name.encode())
-    if isinstance(obj, np.ndarray):
+    np = _numpy()
+    if np is not None and isinstance(obj, np.ndarray):
         if obj.dtype.kind not in _SAFE_KINDS:
             raise TypeError(f"numpy arrays of dtype {obj.dtype} cannot cross the wire")
         arr = np.ascontiguousarray(obj)
         return msgpack.ExtType(
             _EXT_NDARRAY, pack([arr.dtype.str, list(arr.shape), arr.tobytes()])
         )
-    if isinstance(obj, np.generic):
+    if np is not None and isinstance(obj, np.generic):
         arr = np.asarray(obj)
         if arr.dtype.kind not in _SAFE_KINDS:
             raise TypeError(f"numpy scalars of dtype {arr.dtype} cannot cross the wire")
@@ -100,6 +107,8 @@ def _ext_hook(code: int, data: bytes) -> Any:
         return set(items) if code == _EXT_SET else frozenset(items)
     if code == _EXT_REF:
         return Ref(data.decode())
+    if code in (_EXT_NDARRAY, _EXT_NPSCALAR):
+        import numpy as np  # an input that is an array: the side gets numpy
     if code == _EXT_NDARRAY:
         dtype, shape, raw = unpack(data)
         dt = np.dtype(dtype)
@@ -175,7 +184,11 @@ def canonical(value: Any, _depth: int = 0) -> Any:
         return {tag: sorted((canonical(v, d) for v in value), key=_sort_key)}
     if isinstance(value, (bytes, bytearray)):
         return {"$bytes" if type(value) is bytes else "$bytearray": bytes(value).hex()}
-    if isinstance(value, np.ndarray):
+    np = _numpy()
+    if np is not None and isinstance(value, np.ndarray) and type(value) is not np.ndarray:
+        # A subclass is not the array type (it may compute, or answer, differently).
+        return {"$object": type(value).__name__, "value": canonical(np.asarray(value), d)}
+    if np is not None and isinstance(value, np.ndarray):
         if value.dtype.kind in "fc":
             flat = [canonical(complex(v) if value.dtype.kind == "c" else float(v))
                     for v in value.ravel().tolist()]
@@ -185,7 +198,7 @@ def canonical(value: Any, _depth: int = 0) -> Any:
             flat = [canonical(v, d) for v in value.ravel().tolist()]
         return {"$ndarray": {"dtype": value.dtype.str, "shape": list(value.shape),
                              "values": flat}}
-    if isinstance(value, np.generic):
+    if np is not None and isinstance(value, np.generic):
         return {"$npscalar": {"dtype": value.dtype.str, "value": canonical(value.item(), d)}}
     if isinstance(value, complex) and type(value) is complex:
         return {"$complex": [value.real.hex(), value.imag.hex()]}
@@ -241,6 +254,8 @@ def from_canonical(c: Any) -> Any:
         if "$bytes" in c:
             return bytes.fromhex(c["$bytes"])
         if "$ndarray" in c:
+            import numpy as np
+
             a = c["$ndarray"]
             return np.array([from_canonical(v) for v in a["values"]],
                             dtype=np.dtype(a["dtype"])).reshape(a["shape"])
@@ -294,45 +309,24 @@ def _render(c: Any) -> str:
     return repr(c)
 
 
-_PLAIN_SCALARS = frozenset({int, float, str, bytes, bool, type(None)})
-
-
-def _plain(v: Any) -> bool:
-    t = type(v)
-    if t in _PLAIN_SCALARS:
-        return True
-    if t is list or t is tuple:
-        return all(map(_plain, v))
-    if t is dict:
-        return all(map(_plain, v.keys())) and all(map(_plain, v.values()))
-    return False
+def _canonical_bytes(value: Any) -> bytes:
+    """What the native digest cannot walk itself, as bytes: a numpy array of
+    numbers by its dtype, shape and data (every NaN alike, the rest
+    bit-exact, as in its canonical form), anything else by its canonical form."""
+    np = _numpy()
+    if np is not None and type(value) is np.ndarray and value.dtype.kind in "biufc":
+        arr = np.ascontiguousarray(value)
+        if arr.dtype.kind in "fc" and np.isnan(arr).any():
+            arr = arr.copy()
+            arr[np.isnan(arr)] = np.nan
+        return b"A" + arr.dtype.str.encode() + repr(arr.shape).encode() + b"\0" + arr.tobytes()
+    return b"C" + json.dumps(canonical(value), sort_keys=True).encode()
 
 
 def fast_digest(value: Any) -> str:
     """A digest that is equal for two values exactly when their canonical forms
-    are, computed without building the canonical tree where that is safe:
-    containers of builtin scalars hash their repr (exact for floats, including
-    -0.0; every NaN prints as nan), numpy arrays their dtype, shape and bytes
-    (NaNs normalised first). Anything else goes through `canonical`."""
-    h = hashlib.sha256()
-    _feed(h, value)
-    return h.hexdigest()[:32]
+    are: exact builtin types are walked by the native core (fast enough to run
+    inside a timed window), anything else through `canonical`."""
+    from . import _core
 
-
-def _feed(h: Any, v: Any) -> None:
-    t = type(v)
-    if t is np.ndarray and v.dtype.kind in "biufc":
-        arr = np.ascontiguousarray(v)
-        if arr.dtype.kind in "fc" and np.isnan(arr).any():
-            arr = arr.copy()
-            arr[np.isnan(arr)] = np.nan
-        h.update(b"A" + arr.dtype.str.encode() + repr(arr.shape).encode() + arr.tobytes())
-    elif t in _PLAIN_SCALARS or ((t is list or t is tuple or t is dict) and _plain(v)):
-        h.update(b"P" + repr(v).encode(errors="surrogatepass") + b"\0")
-    elif t is list or t is tuple:
-        h.update(b"L" if t is list else b"T")
-        h.update(str(len(v)).encode())
-        for x in v:
-            _feed(h, x)
-    else:
-        h.update(b"C" + json.dumps(canonical(v), sort_keys=True).encode() + b"\0")
+    return _core.plain_digest(value, _canonical_bytes).hex()

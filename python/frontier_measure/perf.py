@@ -1,16 +1,25 @@
 """Timing plans and the public `compare` API.
 
-A plan is: calibrate one loop count shared by both sides, warm up, then run
-balanced interleaved rounds (AB BA / BA AB) through the native scheduler until
-the interval is narrow enough or the time budget is spent.
+A plan: calibrate one loop count shared by both sides, then run *blocks* of
+balanced interleaved rounds (AB BA / BA AB pairs) through the native
+scheduler. A block is either one pair of fresh worker processes (module and
+package scale, see runners/module.py) or a run of consecutive pairs on the
+same sides (commands, callables); stats.py explains why the block, not the
+round, is the unit of the interval.
+
+rounds="auto" is a two-stage plan: a pilot of blocks, then one extension sized
+from the pilot's interval (never a second look: stopping as soon as an
+interval happens to look narrow would make intervals too narrow on average).
 """
 
 from __future__ import annotations
 
+import contextlib
 import math
 import shlex
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any, Literal, Union
 
@@ -25,6 +34,20 @@ COSTS: tuple[str, ...] = ("wall", "cpu", "instructions", "cycles")
 COST_UNITS = {"wall": "ns", "cpu": "ns", "instructions": "instructions", "cycles": "cycles"}
 SideLike = Union[Callable[[], object], str, Sequence[str], "_core.Side"]
 Progress = Callable[[int, int], None]
+# Opens block b: a context giving its (reference, candidate) sides, ready and suspended.
+BlockSides = Callable[[int], AbstractContextManager[tuple["_core.Side", "_core.Side"]]]
+
+
+@dataclass
+class Round:
+    """One round of a plan, labelled with the pair and block it belongs to."""
+
+    index: int
+    pair: int
+    block: int
+    reference_first: bool
+    reference: Any  # _core.Batch
+    candidate: Any
 
 
 @dataclass
@@ -144,7 +167,7 @@ def batch_cost(batch: _core.Batch, cost: str) -> float:
     return value / batch.loops
 
 
-def _counter_medians(rounds: list[Any]) -> dict[str, dict[str, Any]]:
+def _counter_medians(rounds: Sequence[Round]) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     for side in ("reference", "candidate"):
         per: dict[str, list[float]] = {}
@@ -169,7 +192,7 @@ def calibrate_loops(reference: _core.Side, candidate: _core.Side, target_ns: int
     reach `target_ns`, unless that would make the dearer side's batch longer
     than `max_batch_ns` (a 200x speedup must not cost 200 target batches per
     round); then the cheaper side's batch is shorter, but still far above the
-    clock's resolution."""
+    clock's resolution. Both sides are left suspended."""
 
     def for_side(side: _core.Side, other: _core.Side) -> tuple[int, float]:
         other.suspend()
@@ -197,14 +220,16 @@ def calibrate_loops(reference: _core.Side, candidate: _core.Side, target_ns: int
     return min(max(a, b), cap)
 
 
-def round_records(collected: Sequence[Any], cost: str) -> tuple[list[dict[str, Any]], list[float],
-                                                                    list[float]]:
+def round_records(collected: Sequence[Round], cost: str) -> tuple[list[dict[str, Any]], list[float],
+                                                                      list[float]]:
     """Per-round records for result files, and each side's cost per loop."""
     ref_costs = [batch_cost(r.reference, cost) for r in collected]
     cand_costs = [batch_cost(r.candidate, cost) for r in collected]
     records = [
         {
             "index": r.index,
+            "pair": r.pair,
+            "block": r.block,
             "reference_first": r.reference_first,
             "reference": ref_costs[i],
             "candidate": cand_costs[i],
@@ -227,6 +252,110 @@ def noise_warnings(ref_costs: Sequence[float], cand_costs: Sequence[float]) -> l
     return out
 
 
+def summarize(collected: Sequence[Round], cost: str, confidence: float,
+              threshold: float | None) -> stats.Summary:
+    ref = [batch_cost(r.reference, cost) for r in collected]
+    cand = [batch_cost(r.candidate, cost) for r in collected]
+    return stats.summarize(ref, cand, pairs=[r.pair for r in collected],
+                           blocks=[r.block for r in collected], confidence=confidence,
+                           threshold=threshold)
+
+
+@dataclass
+class Plan:
+    """How many blocks of how many pairs, and the budget for an extension."""
+
+    pairs_per_block: int = 3
+    blocks: int | Literal["auto"] = "auto"  # fixed count, or a pilot + one extension
+    min_blocks: int = stats.MIN_BLOCKS  # the pilot of an auto plan
+    max_blocks: int = 200
+    warmup: int = 2  # untimed batches per side before a block's rounds
+    warmup_every_block: bool = False  # fresh processes per block need their own warm-up
+    precision: float = 0.01  # wanted interval half-width, log space (0.01 ~ +-1%)
+    max_time: float = 10.0  # seconds for all blocks of an auto plan
+    seed: int = 0
+
+
+def run_blocks(
+    open_block: BlockSides,
+    *,
+    cost: str,
+    plan: Plan,
+    loops: int | None = None,
+    calibrate: Callable[[_core.Side, _core.Side], int] | None = None,
+    confidence: float = 0.95,
+    threshold: float | None = None,
+    progress: Progress | None = None,
+) -> tuple[list[Round], stats.Summary, list[str], int]:
+    """Run a plan of blocks; (rounds, summary, warnings, loops).
+
+    `open_block(b)` gives block b's sides, suspended; the loop count is
+    `loops`, or found by `calibrate` on the first block's sides and kept for
+    every block (one loop count for the whole comparison). Pairs are labelled
+    from the schedule: each block runs whole AB/BA pairs.
+    """
+    if loops is None and calibrate is None:
+        raise ValueError("give loops or a way to calibrate them")
+    rounds_per_block = 2 * max(1, plan.pairs_per_block)
+    fixed = plan.blocks != "auto"
+    planned = int(plan.blocks) if fixed else max(plan.min_blocks, 1)
+    if planned < 1:
+        raise ValueError("a plan needs at least one block")
+    collected: list[Round] = []
+    warnings: list[str] = []
+    n_loops = loops
+    started = time.perf_counter()
+
+    def run_block(b: int) -> None:
+        nonlocal n_loops
+        with open_block(b) as (ref, cand):
+            if n_loops is None:
+                assert calibrate is not None
+                n_loops = calibrate(ref, cand)
+            warm = plan.warmup if (b == 0 or plan.warmup_every_block) else 0
+            first = len(collected)
+
+            def report(done: int, _total: int) -> None:
+                if progress is not None:
+                    progress(first + done, planned * rounds_per_block)
+
+            done = _core.run_paired(ref, cand, _core.Plan(loops=n_loops, warmup=warm,
+                                                          rounds=rounds_per_block,
+                                                          seed=plan.seed + b), report, first)
+        for i, r in enumerate(done):
+            collected.append(Round(index=first + i, pair=(first + i) // 2, block=b,
+                                   reference_first=r.reference_first, reference=r.reference,
+                                   candidate=r.candidate))
+
+    for b in range(planned):
+        run_block(b)
+    summary = summarize(collected, cost, confidence, threshold)
+    hw = summary.half_width
+    if not fixed and (hw is None or hw > plan.precision):
+        per_block = (time.perf_counter() - started) / planned
+        # Twice the blocks the pilot's width predicts: the pilot's own width
+        # is noisy, and blocks are cheap next to a second look at the data.
+        wanted = plan.max_blocks if hw is None else math.ceil(
+            planned * 2.0 * (hw / plan.precision) ** 2)
+        affordable = planned + int(max(0.0, plan.max_time - (time.perf_counter() - started))
+                                   / max(per_block, 1e-9))
+        total = min(wanted, plan.max_blocks, affordable)
+        if total > planned:
+            pilot, planned = planned, total
+            for b in range(pilot, total):
+                run_block(b)
+            summary = summarize(collected, cost, confidence, threshold)
+        if total < wanted and summary.half_width is not None and summary.half_width > plan.precision:
+            warnings.append(
+                f"stopped at {summary.blocks} blocks ({len(collected)} rounds) with interval "
+                f"half-width {summary.half_width:.2%} (> {plan.precision:.2%} asked): the "
+                f"{'block' if total == plan.max_blocks else 'time'} budget was reached")
+    if progress is not None:
+        progress(len(collected), len(collected))
+    assert n_loops is not None
+    return collected, summary, warnings, n_loops
+
+
 def compare(
     reference: SideLike,
     candidate: SideLike,
@@ -238,8 +367,9 @@ def compare(
     confidence: float = 0.95,
     precision: float = 0.01,
     max_time: float = 10.0,
-    min_rounds: int = 20,
+    min_rounds: int = 30,
     max_rounds: int = 2000,
+    pairs_per_block: int = 3,
     loops: int | None = None,
     min_batch_ns: int | None = None,
     seed: int = 0,
@@ -252,19 +382,39 @@ def compare(
 
     Each side is a zero-argument callable, a command (a string split like a
     shell would, or an argv list; `shell=True` runs the string through /bin/sh),
-    or a `_core.Side`. With rounds="auto", a pilot of `min_rounds` rounds sizes
-    one extension meant to bring the interval's half-width to `precision` (in
-    log space, 0.01 ~ +-1%), within `max_rounds` and `max_time` seconds; see
-    `run_rounds`.
+    or a `_core.Side`. Rounds come in AB/BA pairs, `pairs_per_block` pairs to
+    a block, and the interval is built over blocks (see stats.py). With
+    rounds="auto", a pilot of `min_rounds` rounds sizes one extension meant to
+    bring the interval's half-width to `precision` (in log space, 0.01 ~ +-1%),
+    within `max_rounds` and `max_time` seconds. A fixed number of rounds is
+    split into as many blocks as allow a claim (at least stats.MIN_BLOCKS).
+
+    Counters (`counters=["task-clock", ...]`) are attached only when asked:
+    a command with counters is started the slower way (fork and hold before
+    exec, see cpp/include/fm/process.hpp), which adds launch cost to both sides.
     """
     if cost not in COSTS:
         raise ValueError(f"unknown cost '{cost}' (choose from {', '.join(COSTS)})")
+    if threshold is not None and not threshold > 0:
+        raise ValueError("threshold must be a positive ratio")
     # A counter cost is always attached, first, so it leads the perf group.
     needed = [cost] if cost in ("instructions", "cycles") else []
-    given = ["task-clock", "page-faults", "context-switches"] if counters is None else counters
-    counters = list(dict.fromkeys([*needed, *given]))
-    ref = make_side(reference, name="reference", counters=counters, shell=shell, timeout=timeout)
-    cand = make_side(candidate, name="candidate", counters=counters, shell=shell, timeout=timeout)
+    attached = list(dict.fromkeys([*needed, *(counters or [])]))
+    ref = make_side(reference, name="reference", counters=attached, shell=shell, timeout=timeout)
+    cand = make_side(candidate, name="candidate", counters=attached, shell=shell, timeout=timeout)
+
+    if rounds == "auto":
+        ppb = max(1, pairs_per_block)
+        blocks: int | Literal["auto"] = "auto"
+    else:
+        pairs = max(1, int(rounds) // 2)
+        ppb = max(1, min(pairs_per_block, pairs // stats.MIN_BLOCKS))
+        blocks = max(1, pairs // ppb)
+    per_block = 2 * ppb
+    plan = Plan(pairs_per_block=ppb, blocks=blocks,
+                min_blocks=max(stats.MIN_BLOCKS, math.ceil(min_rounds / per_block)),
+                max_blocks=max(1, max_rounds // per_block), warmup=warmup, precision=precision,
+                max_time=max_time, seed=seed)
 
     started = time.perf_counter()
     clk = clock_info()
@@ -272,17 +422,25 @@ def compare(
     warnings: list[str] = []
     if clk["warning"]:
         warnings.append(clk["warning"])
-    n_loops = loops or calibrate_loops(ref, cand, target)
 
-    # Fail fast on a cost that cannot be measured here, before spending rounds.
-    probe = ref.measure(n_loops)
-    batch_cost(probe, cost)
-    ref.suspend()
+    def calibrate(r: _core.Side, c: _core.Side) -> int:
+        n = loops or calibrate_loops(r, c, target)
+        # Fail fast on a cost that cannot be measured here, before spending
+        # rounds (the side is woken for it and put back to sleep).
+        r.resume()
+        try:
+            batch_cost(r.measure(n), cost)
+        finally:
+            r.suspend()
+        return n
 
-    collected, summary, plan_warnings = run_rounds(
-        ref, cand, loops=n_loops, cost=cost, rounds=rounds, warmup=warmup, confidence=confidence,
-        threshold=threshold, precision=precision, max_time=max_time, min_rounds=min_rounds,
-        max_rounds=max_rounds, seed=seed, progress=progress)
+    @contextlib.contextmanager
+    def same_sides(_b: int) -> Iterator[tuple[_core.Side, _core.Side]]:
+        yield ref, cand
+
+    collected, summary, plan_warnings, n_loops = run_blocks(
+        same_sides, cost=cost, plan=plan, calibrate=calibrate, confidence=confidence,
+        threshold=threshold, progress=progress)
     warnings.extend(plan_warnings)
 
     records, ref_costs, cand_costs = round_records(collected, cost)
@@ -307,80 +465,6 @@ def compare(
         environment=environment(),
         warnings=warnings,
     )
-
-
-def run_rounds(
-    reference: _core.Side,
-    candidate: _core.Side,
-    *,
-    loops: int,
-    cost: str,
-    rounds: int | Literal["auto"] = "auto",
-    warmup: int = 2,
-    confidence: float = 0.95,
-    threshold: float | None = None,
-    precision: float = 0.01,
-    max_time: float = 10.0,
-    min_rounds: int = 20,
-    max_rounds: int = 2000,
-    seed: int = 0,
-    progress: Progress | None = None,
-) -> tuple[list[Any], stats.Summary, list[str]]:
-    """Warm-up and paired rounds for two ready sides; the summary of their costs.
-
-    rounds="auto" is a two-stage plan: a pilot of `min_rounds` rounds, then one
-    extension sized from the pilot's interval (half-width shrinks as 1/sqrt(n))
-    to reach `precision`, within `max_rounds` and the `max_time` budget. The
-    interval is looked at once after the pilot and never again: stopping as
-    soon as an interval happens to look narrow would make intervals too narrow
-    on average (optional stopping), and coverage would fall below its level.
-    """
-    fixed = rounds != "auto"
-    pilot = int(rounds) if fixed else max(min_rounds, stats.MIN_ROUNDS)
-    if pilot < 1:
-        raise ValueError("rounds must be at least 1")
-    warnings: list[str] = []
-    planned = pilot
-
-    def report(done: int, _total: int, offset: int = 0) -> None:
-        if progress is not None:
-            progress(offset + done, planned)
-
-    t0 = time.perf_counter()
-    plan = _core.Plan(loops=loops, warmup=warmup, rounds=pilot, seed=seed)
-    collected = list(_core.run_paired(reference, candidate, plan, report, 0))
-    summary = _summarize(collected, cost, confidence, threshold)
-    hw = summary.half_width
-    if not fixed and (hw is None or hw > precision):
-        per_round = (time.perf_counter() - t0) / pilot
-        # Twice the rounds the pilot's width predicts: the pilot's own width is noisy,
-        # and rounds are cheap next to a second look at the data.
-        wanted = max_rounds if hw is None else math.ceil(pilot * 2.0 * (hw / precision) ** 2)
-        affordable = pilot + int(max(0.0, max_time - (time.perf_counter() - t0)) / per_round)
-        total = min(wanted, max_rounds, affordable)
-        extra = total - pilot
-        extra -= extra % 2  # whole AB/BA pairs keep the order balanced
-        if extra > 0:
-            planned = pilot + extra
-            plan = _core.Plan(loops=loops, warmup=0, rounds=extra, seed=seed + 1)
-            collected.extend(_core.run_paired(
-                reference, candidate, plan, lambda d, t: report(d, t, pilot), pilot))
-            summary = _summarize(collected, cost, confidence, threshold)
-        if total < wanted and summary.half_width is not None and summary.half_width > precision:
-            warnings.append(
-                f"stopped at {len(collected)} rounds with interval half-width "
-                f"{summary.half_width:.2%} (> {precision:.2%} asked): the "
-                f"{'round' if total == max_rounds else 'time'} budget was reached"
-            )
-    if progress is not None:
-        progress(len(collected), len(collected))
-    return collected, summary, warnings
-
-
-def _summarize(collected: list[Any], cost: str, confidence: float, threshold: float | None) -> stats.Summary:
-    ref = [batch_cost(r.reference, cost) for r in collected]
-    cand = [batch_cost(r.candidate, cost) for r in collected]
-    return stats.summarize(ref, cand, confidence=confidence, threshold=threshold)
 
 
 def format_ratio(x: float | None) -> str:

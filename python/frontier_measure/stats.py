@@ -1,22 +1,36 @@
-"""Paired log-ratio statistics for reference-vs-candidate rounds.
+"""Paired log-ratio statistics for reference-vs-candidate rounds, over blocks.
 
 Each round gives d = ln c(reference) - ln c(candidate); d > 0 means the
-candidate was cheaper. Rounds come in mirror-image pairs (AB then BA, or BA then
-AB), and the unit of analysis is the pair: u = (d_first + d_second) / 2. Within
-a pair the two rounds are not independent (in A B B A the two B batches run
-back to back and share the machine's state), and treating them as independent
-made A/A comparisons claim a difference 6.7% of the time at a nominal 4.1%;
-over pairs it was 2.0% at a nominal 2.1% (same data, bench/aa_false_positives).
-Averaging a pair also cancels any first-or-second position effect exactly.
+candidate was cheaper. Rounds come in mirror-image pairs (AB then BA, or BA
+then AB) as the scheduler laid them out, and a pair is the smallest unit:
+u = (d_first + d_second) / 2. Its two rounds are not independent (in A B B A
+the two B batches run back to back and share the machine's state), and
+averaging them cancels any first-or-second position effect exactly. Pairs are
+taken from the schedule's own labels, never from positions in a list, so a
+round without its mirror (an odd count, a plan in two stages) is left out
+rather than paired with a stranger.
 
-The estimate is exp(median u). Its interval comes from order statistics and the
-binomial distribution (the sign test): it assumes only that pairs are
-independent with a common median, not normality or symmetry, so it holds on
-skewed timing data where t- and Wilcoxon intervals under-cover.
+Pairs are grouped into *blocks*, and the block is the unit of the interval:
+
+* a block is one pair of fresh worker processes (module and package scale):
+  memory layout and start-up state make one process a few per cent faster or
+  slower than another running the identical code, a random effect that rounds
+  inside one process cannot average out. Only the spread between processes
+  shows it, so the interval must be built from it;
+* a block is a run of consecutive pairs (commands, callables): pairs close in
+  time share the machine's load, so they are not independent, and an interval
+  that treats them as such is too narrow when the load drifts (the batch-means
+  method: means of consecutive batches are nearly independent).
+
+A block's value is the median of its pair means (robust to a pair hit by a
+load spike); the estimate is the mean of the block values with a Student t
+interval over blocks (B - 1 degrees of freedom). Checked in bench/: A/A
+comparisons called "different" at most at the nominal rate and known ratios
+covered at 95%, on a quiet machine and under a load generator.
 
 Claims of "at least X times faster" are margin tests: the one-sided lower
-confidence bound of the median must exceed ln X. Comparing a point estimate with
-X instead would pass half the time at a true ratio of exactly X.
+confidence bound must exceed ln X, strictly. Comparing a point estimate with X
+instead would pass half the time at a true ratio of exactly X.
 """
 
 from __future__ import annotations
@@ -29,63 +43,79 @@ from typing import Literal
 
 import numpy as np
 
-MIN_PAIRS = 6  # below this no exact 95% sign-test interval exists
-MIN_ROUNDS = 2 * MIN_PAIRS
+MIN_BLOCKS = 5  # below this no claim is made (t with 4 degrees of freedom: x2.78)
 Verdict = Literal["faster", "slower", "indistinguishable", "insufficient"]
 Samples = Sequence[float] | np.ndarray
 
 
-@lru_cache(maxsize=4096)
-def _binom_half_cdf(n: int, k: int) -> float:
-    """P(B <= k) for B ~ Binomial(n, 1/2), computed exactly."""
-    if k < 0:
+# ---------------------------------------------------------------- Student t
+
+def _betacf(a: float, b: float, x: float) -> float:
+    """Continued fraction of the incomplete beta function (modified Lentz)."""
+    tiny = 1e-300
+    qab, qap, qam = a + b, a + 1.0, a - 1.0
+    c, d = 1.0, 1.0 - qab * x / qap
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 300):
+        m2 = 2 * m
+        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
+        d = 1.0 + aa * d
+        d = 1.0 / (d if abs(d) > tiny else tiny)
+        c = 1.0 + aa / c
+        c = c if abs(c) > tiny else tiny
+        h *= d * c
+        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
+        d = 1.0 + aa * d
+        d = 1.0 / (d if abs(d) > tiny else tiny)
+        c = 1.0 + aa / c
+        c = c if abs(c) > tiny else tiny
+        step = d * c
+        h *= step
+        if abs(step - 1.0) < 1e-15:
+            break
+    return h
+
+
+def _betainc(a: float, b: float, x: float) -> float:
+    """Regularized incomplete beta I_x(a, b)."""
+    if x <= 0.0:
         return 0.0
-    if k >= n:
+    if x >= 1.0:
         return 1.0
-    total = sum(math.comb(n, i) for i in range(k + 1))
-    return total / 2**n
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
+                     + a * math.log(x) + b * math.log1p(-x))
+    if x < (a + 1.0) / (a + b + 2.0):
+        return front * _betacf(a, b, x) / a
+    return 1.0 - front * _betacf(b, a, 1.0 - x) / b
 
 
-def sign_rank(n: int, tail_alpha: float) -> int:
-    """Largest 1-based rank k with P(B <= k-1) <= tail_alpha; 0 if none.
-
-    The order statistic x_(k) is then a lower bound for the median with
-    confidence at least 1 - tail_alpha (and x_(n-k+1) an upper bound).
-    """
-    k = 0
-    while k < n and _binom_half_cdf(n, k) <= tail_alpha:
-        k += 1
-    return k
+def t_cdf(t: float, df: float) -> float:
+    """P(T <= t) for Student's t with `df` degrees of freedom."""
+    tail = 0.5 * _betainc(df / 2.0, 0.5, df / (df + t * t))
+    return 1.0 - tail if t > 0 else tail
 
 
-def sign_interval(d: Samples, confidence: float = 0.95) -> tuple[float, float] | None:
-    """Two-sided distribution-free interval for the median of d, or None if n is too small."""
-    x = np.sort(np.asarray(d, dtype=float))
-    k = sign_rank(len(x), (1.0 - confidence) / 2.0)
-    if k == 0:
-        return None
-    return float(x[k - 1]), float(x[len(x) - k])
+@lru_cache(maxsize=1024)
+def t_quantile(p: float, df: int) -> float:
+    """The p-quantile of Student's t (p in (0.5, 1)), by bisection on t_cdf."""
+    if not 0.5 <= p < 1.0 or df < 1:
+        raise ValueError("t_quantile needs 0.5 <= p < 1 and df >= 1")
+    lo, hi = 0.0, 1.0
+    while t_cdf(hi, df) < p:
+        hi *= 2.0
+    for _ in range(200):
+        mid = (lo + hi) / 2.0
+        if t_cdf(mid, df) < p:
+            lo = mid
+        else:
+            hi = mid
+        if hi - lo < 1e-12:
+            break
+    return (lo + hi) / 2.0
 
 
-def sign_lower_bound(d: Samples, confidence: float = 0.95) -> float | None:
-    """One-sided lower confidence bound for the median of d, or None if n is too small."""
-    x = np.sort(np.asarray(d, dtype=float))
-    k = sign_rank(len(x), 1.0 - confidence)
-    if k == 0:
-        return None
-    return float(x[k - 1])
-
-
-def lag1_autocorrelation(d: Samples) -> float:
-    x = np.asarray(d, dtype=float)
-    if len(x) < 3:
-        return 0.0
-    c = x - x.mean()
-    denom = float(np.dot(c, c))
-    if denom == 0.0:
-        return 0.0
-    return float(np.dot(c[:-1], c[1:]) / denom)
-
+# ---------------------------------------------------------------- rounds, pairs, blocks
 
 def log_ratios(reference: Samples, candidate: Samples) -> np.ndarray:
     r = np.asarray(reference, dtype=float)
@@ -97,11 +127,39 @@ def log_ratios(reference: Samples, candidate: Samples) -> np.ndarray:
     return np.log(r) - np.log(c)
 
 
+def pair_means(d: Samples, pairs: Sequence[int]) -> dict[int, float]:
+    """Mean log ratio of each complete pair (exactly two rounds with its label)."""
+    members: dict[int, list[float]] = {}
+    for value, p in zip(np.asarray(d, dtype=float), pairs, strict=True):
+        members.setdefault(int(p), []).append(float(value))
+    return {p: (v[0] + v[1]) / 2.0 for p, v in members.items() if len(v) == 2}
+
+
+def block_values(d: Samples, pairs: Sequence[int], blocks: Sequence[int]) -> dict[int, float]:
+    """Each block's median pair mean (blocks with no complete pair are left out)."""
+    u = pair_means(d, pairs)
+    block_of = {int(p): int(b) for p, b in zip(pairs, blocks, strict=True)}
+    grouped: dict[int, list[float]] = {}
+    for p, value in u.items():
+        grouped.setdefault(block_of[p], []).append(value)
+    return {b: float(np.median(v)) for b, v in sorted(grouped.items())}
+
+
+def consecutive_blocks(rounds: int, pairs_per_block: int) -> tuple[list[int], list[int]]:
+    """Pair and block labels for `rounds` rounds laid out as consecutive mirror
+    pairs, `pairs_per_block` pairs to a block (a lone last round gets a pair
+    of its own, which is then incomplete)."""
+    pairs = [i // 2 for i in range(rounds)]
+    return pairs, [p // max(1, pairs_per_block) for p in pairs]
+
+
 @dataclass(frozen=True)
 class Summary:
     """What the rounds say. Ratios are reference cost / candidate cost."""
 
     rounds: int
+    pairs: int
+    blocks: int
     confidence: float
     speedup: float
     ci_low: float | None
@@ -110,7 +168,7 @@ class Summary:
     verdict: Verdict
     threshold: float | None
     meets_threshold: bool | None  # margin test; None when no threshold asked
-    autocorrelation: float
+    autocorrelation: float  # lag-1, between consecutive block values
     warnings: list[str] = field(default_factory=list)
 
     @property
@@ -124,7 +182,8 @@ class Summary:
     def to_dict(self) -> dict[str, object]:
         return {
             "rounds": self.rounds,
-            "pairs": self.rounds // 2,
+            "pairs": self.pairs,
+            "blocks": self.blocks,
             "confidence": self.confidence,
             "speedup": self.speedup,
             "ci_low": self.ci_low,
@@ -139,65 +198,85 @@ class Summary:
         }
 
 
-def pair_means(d: Samples) -> np.ndarray:
-    """Mean log ratio of each mirror-image pair of rounds (0,1), (2,3), ...; a
-    last round without its mirror is left out."""
-    x = np.asarray(d, dtype=float)
-    m = len(x) // 2
-    return (x[0 : 2 * m : 2] + x[1 : 2 * m : 2]) / 2.0
+def lag1_autocorrelation(x: Samples) -> float:
+    a = np.asarray(x, dtype=float)
+    if len(a) < 3:
+        return 0.0
+    c = a - a.mean()
+    denom = float(np.dot(c, c))
+    if denom == 0.0:
+        return 0.0
+    return float(np.dot(c[:-1], c[1:]) / denom)
+
+
+def exceeds(lower_bound: float | None, threshold: float) -> bool:
+    """The margin test: a lower bound strictly above the threshold (a bound
+    equal to it, to the last bit, is not a claim of 'at least')."""
+    return lower_bound is not None and lower_bound > threshold
 
 
 def summarize(
     reference: Samples,
     candidate: Samples,
     *,
+    pairs: Sequence[int] | None = None,
+    blocks: Sequence[int] | None = None,
     confidence: float = 0.95,
     threshold: float | None = None,
 ) -> Summary:
-    """Summarize per-round costs, given in round order (consecutive rounds form
-    the AB/BA pairs). Deterministic: same samples, same numbers."""
+    """Summarize per-round costs. `pairs` and `blocks` label each round with
+    the pair and block the schedule put it in; by default consecutive rounds
+    are pairs and each pair is its own block. Deterministic."""
     if not 0.5 < confidence < 1.0:
         raise ValueError("confidence must be in (0.5, 1)")
     if threshold is not None and threshold <= 0:
         raise ValueError("threshold must be positive")
-    n = len(log_ratios(reference, candidate))
-    d = pair_means(log_ratios(reference, candidate))
-    pairs = len(d)
+    d = log_ratios(reference, candidate)
+    n = len(d)
+    if pairs is None or blocks is None:
+        pairs, blocks = consecutive_blocks(n, 1)
+    if len(pairs) != n or len(blocks) != n:
+        raise ValueError("every round needs a pair and a block label")
+    complete = pair_means(d, pairs)
+    values = block_values(d, pairs, blocks)
+    v = np.array(list(values.values()))
+    b = len(v)
     warnings: list[str] = []
-    if pairs == 0:
-        return Summary(0, confidence, float("nan"), None, None, None, "insufficient",
+    if n - 2 * len(complete):
+        warnings.append(f"{n - 2 * len(complete)} round(s) without their mirror round left out")
+    if b == 0:
+        return Summary(n, 0, 0, confidence, float("nan"), None, None, None, "insufficient",
                        threshold, None if threshold is None else False, 0.0,
-                       [f"{n} round(s): no complete AB/BA pair was measured"])
-    med = float(np.median(d))
-    interval = sign_interval(d, confidence) if pairs >= MIN_PAIRS else None
-    lower = sign_lower_bound(d, confidence) if pairs >= MIN_PAIRS else None
-    rho = lag1_autocorrelation(d)
-    if pairs < MIN_PAIRS:
-        warnings.append(f"only {n} rounds ({pairs} AB/BA pairs): at least {MIN_ROUNDS} rounds "
-                        f"({MIN_PAIRS} pairs) are needed for any claim")
+                       [*warnings, "no complete AB/BA pair was measured"])
+    est = float(v.mean())
+    ci: tuple[float, float] | None = None
+    lower: float | None = None
+    rho = lag1_autocorrelation(v)
+    if b < MIN_BLOCKS:
+        warnings.append(f"only {b} block(s) of pairs: at least {MIN_BLOCKS} blocks are needed "
+                        "for any claim")
         verdict: Verdict = "insufficient"
     else:
-        assert interval is not None
-        if interval[0] > 0:
-            verdict = "faster"
-        elif interval[1] < 0:
-            verdict = "slower"
-        else:
-            verdict = "indistinguishable"
-    if pairs >= 10 and abs(rho) > max(0.3, 2.0 / math.sqrt(pairs)):
-        warnings.append(
-            f"lag-1 autocorrelation {rho:+.2f} between pairs of rounds: they are not independent "
-            "(drift, throttling or order effects); the interval may be too narrow"
-        )
+        se = float(v.std(ddof=1)) / math.sqrt(b)
+        two = t_quantile(1.0 - (1.0 - confidence) / 2.0, b - 1) * se
+        ci = (est - two, est + two)
+        lower = est - t_quantile(confidence, b - 1) * se
+        verdict = "faster" if ci[0] > 0 else "slower" if ci[1] < 0 else "indistinguishable"
+        if b >= 10 and abs(rho) > max(0.3, 2.0 / math.sqrt(b)):
+            warnings.append(
+                f"lag-1 autocorrelation {rho:+.2f} between blocks: they are not independent "
+                "(drift, throttling or order effects); the interval may be too narrow")
     meets: bool | None = None
     if threshold is not None:
-        meets = lower is not None and lower > math.log(threshold)
+        meets = lower is not None and exceeds(lower, math.log(threshold))
     return Summary(
         rounds=n,
+        pairs=len(complete),
+        blocks=b,
         confidence=confidence,
-        speedup=math.exp(med),
-        ci_low=math.exp(interval[0]) if interval else None,
-        ci_high=math.exp(interval[1]) if interval else None,
+        speedup=math.exp(est),
+        ci_low=math.exp(ci[0]) if ci else None,
+        ci_high=math.exp(ci[1]) if ci else None,
         lower_bound=math.exp(lower) if lower is not None else None,
         verdict=verdict,
         threshold=threshold,

@@ -1,39 +1,44 @@
 """A long-lived worker process that runs one side (reference or candidate).
 
-Started by the evaluator as `python -I -B -m frontier_measure.worker` through
-the core's ProcessHandle, under the side's own account, in a private copy of
-the side's directory. It talks length-prefixed msgpack frames (see observe.py)
-on the fds that were its stdin/stdout; fd 0 and 1 are then pointed at
-/dev/null so code under test can neither read requests nor corrupt replies by
-printing. Requests:
+Started by the evaluator (runners/module.py) through the core's process
+runner, under the side's own account and cgroup, in a private copy of the
+side's directory. It talks length-prefixed msgpack frames (see observe.py) on
+the fds that were its stdin/stdout; fd 0 and 1 are then pointed at /dev/null
+so code under test can neither read requests nor corrupt replies by printing.
 
-    load     {root, entry}           import the entry module/package
-    observe  {ops}                   run a case, return its canonical observations
-    prepare  {calls: bytes}          decode the inputs of the next timed batch (one
-                                     list of ops per call: a fresh copy for each)
-    time     {}                      time the prepared calls with the core's
-                                     callable timer; reply immediately with ns
-    digests  {}                      digests of each timed call's outputs
+    load     {root, entry}         import the entry module/package
+    observe  {ops}                 run a case; its canonical observations
+    run      {calls, values, dry}  run timed calls (one list of operations per
+                                   call, each with its own fresh input); reply
+                                   with a digest of every call's outputs (and,
+                                   with `values`, the canonical outputs). A dry
+                                   run does all of that but the calls: it
+                                   dispatches to a no-op and digests the outputs
+                                   of the last real run again (what the
+                                   measurement path itself costs, see
+                                   runners/module.py `HarnessCost`)
     exit     {}
 
-Everything the worker needs from outside (the timer, the codec) is bound
-before any code under test is imported.
+The worker keeps no clock. A timed batch is timed by the evaluator, from the
+moment it sends the `run` request (the inputs travel in it) to the moment it
+has read the whole reply; the CPU cost is what the kernel charged the side's
+cgroup meanwhile. Decoding the inputs, running the calls and turning every
+output into plain data (the digest) all happen inside that window, so a side
+gains nothing by doing work while a batch is handed over, by returning lazy
+objects that compute when they are inspected, or by patching a timer: there
+is no timer here to patch, and nothing it reports is a cost.
 """
 
 from __future__ import annotations
 
-import gc
 import io
 import os
 import struct
 import sys
 from typing import Any
 
-from . import _core
 from .observe import Ref, canonical, fast_digest, pack, unpack
 
-_time_callable = _core.time_callable
-_now_ns = _core.now_ns
 _HEADER = struct.Struct(">I")
 MUTABLE = (list, dict, set, bytearray)
 
@@ -66,12 +71,14 @@ class _Sink(io.StringIO):
     """Stdout during timed calls: written to and thrown away."""
 
 
+def _noop(*_args: Any, **_kwargs: Any) -> None:
+    return None
+
+
 class Worker:
     def __init__(self) -> None:
         self.module: Any = None
-        self.prepared: list[list[tuple[Any, ...]]] = []
-        self.outputs: list[Any] = []
-        self._next: Any = _exhausted
+        self.kept: list[list[tuple[Any, list[Any]]]] | None = None  # the last real run's outputs
 
     # ---- running operations
 
@@ -122,49 +129,89 @@ class Worker:
                         items[f"{j}/kwarg:{k}"] = canonical(kwargs[k])
         return items
 
-    @staticmethod
-    def _compile(op: dict[str, Any]) -> tuple[Any, ...]:
-        """An op as a tuple the timed loop can run with little overhead of its
-        own (the same for both sides, but it dilutes the ratio)."""
-        target = op["target"]
-        if target.startswith("$"):
-            base, _, attr = target[1:].partition(".")
-        else:
-            base, attr = None, target
-        refs = any(isinstance(a, Ref) for a in op["args"]) or any(
-            isinstance(v, Ref) for v in op["kwargs"].values())
-        return (op["kind"] == "call", base, tuple(attr.split(".")) if attr else (),
-                op["args"], op["kwargs"], refs, op.get("as"))
-
-    def _timed_once(self) -> None:
-        ops = self._next()
+    def _call(self, ops: list[dict[str, Any]],
+              replay: list[tuple[Any, list[Any]]] | None = None) -> list[tuple[Any, list[Any]]]:
+        """Run one timed call's operations; each one's value (or exception)
+        with the mutable arguments it was given (their state after the call).
+        With `replay` (a dry run) every step but the call itself is taken, and
+        the values of the real run stand in for the results."""
         env: dict[str, Any] = {}
-        outs: list[Any] = []
+        outs: list[tuple[Any, list[Any]]] = []
         module = self.module
-        for is_call, base, parts, args, kwargs, refs, store in ops:
+        for j, op in enumerate(ops):
+            target = op["target"]
+            args: list[Any] = op["args"]
             try:
-                obj = module if base is None else env[base]
-                for part in parts:
-                    obj = getattr(obj, part)
-                if is_call:
-                    if refs:
-                        args = [env[a.name] if isinstance(a, Ref) else a for a in args]
-                        kwargs = {k: env[v.name] if isinstance(v, Ref) else v
-                                  for k, v in kwargs.items()}
-                    value = obj(*args, **kwargs)
+                if target.startswith("$"):
+                    base, _, attr = target[1:].partition(".")
+                    obj = env[base]
                 else:
-                    value = obj
-                if store is not None:
-                    env[store] = value
+                    obj, attr = module, target
+                for part in attr.split(".") if attr else ():
+                    obj = getattr(obj, part)
+                if op["kind"] == "call":
+                    kwargs: dict[str, Any] = op["kwargs"]
+                    args = [env[a.name] if isinstance(a, Ref) else a for a in args]
+                    kwargs = {k: env[v.name] if isinstance(v, Ref) else v for k, v in kwargs.items()}
+                    value = (_noop if replay is not None else obj)(*args, **kwargs)
+                else:
+                    value, args = obj, []
+                if replay is not None:
+                    value = replay[j][0]
+                if "as" in op:
+                    env[op["as"]] = value
             except Exception as exc:
-                value = exc
-            outs.append((value, args if is_call else ()))
-        self.outputs.append(outs)
+                value = exc if replay is None else replay[j][0]
+            if replay is not None:
+                outs.append(replay[j])
+            else:
+                outs.append((value, [a for a in args if _is_mutable(a)]))
+        return outs
+
+    def run(self, calls: list[list[dict[str, Any]]], values: bool, dry: bool = False
+            ) -> dict[str, Any]:
+        """Run every call, each on its own input, and turn its outputs into
+        plain data right away: a digest (and the canonical values if asked).
+
+        The outputs of a real run are kept until the next real run starts, so
+        they are freed inside the next timed window (every batch pays for
+        freeing the one before it, on both sides alike) and a dry run can
+        digest them again."""
+        if dry:
+            kept = self.kept
+            if kept is None or len(kept) != len(calls):
+                return {"error": "a dry run needs the real run of the same batch before it"}
+        else:
+            self.kept = None
+            kept = []
+        digests: list[str] = []
+        canon: list[Any] = []
+        real_stdout = sys.stdout
+        sys.stdout = _Sink()
+        try:
+            for k, ops in enumerate(calls):
+                outs = self._call(ops, kept[k] if dry else None)
+                if not dry:
+                    kept.append(outs)
+                digests.append(fast_digest(outs))
+                if values:
+                    canon.append([[canonical(v), [canonical(a) for a in m]] for v, m in outs])
+        finally:
+            sys.stdout = real_stdout
+        self.kept = kept
+        reply: dict[str, Any] = {"digests": digests}
+        if values:
+            reply["values"] = canon
+        return reply
 
     # ---- protocol
 
     def handle(self, req: dict[str, Any]) -> dict[str, Any]:
         cmd = req.get("cmd")
+        if cmd == "run":
+            return self.run(req["calls"], bool(req.get("values")), bool(req.get("dry")))
+        if cmd == "observe":
+            return {"items": self.observe(req["ops"])}
         if cmd == "load":
             root, entry = req["root"], req["entry"]
             sys.path.insert(0, root)
@@ -179,54 +226,16 @@ class Worker:
             finally:
                 sys.stdout = real_stdout
             return {"ok": True}
-        if cmd == "observe":
-            return {"items": self.observe(req["ops"])}
-        if cmd == "prepare":
-            self.prepared = [[self._compile(op) for op in ops] for ops in unpack(req["calls"])]
-            self.outputs = []
-            gc.collect()
-            return {"ok": True, "calls": len(self.prepared)}
-        if cmd == "time":
-            entered = _now_ns()
-            loops = len(self.prepared)
-            it = iter(self.prepared)
-            self._next = it.__next__
-            real_stdout = sys.stdout
-            sys.stdout = _Sink()
-            try:
-                batch = _time_callable(self._timed_once, loops)
-            finally:
-                sys.stdout = real_stdout
-            return {"loops": int(batch.loops), "wall_ns": int(batch.wall_ns),
-                    "cpu_ns": int(batch.cpu_ns), "handled_ns": _now_ns() - entered}
-        if cmd == "digests":
-            # With a float tolerance digests cannot be compared; the evaluator
-            # then also asks for the full outputs of a few calls it picks.
-            sample = set(req.get("sample", []))
-            out = []
-            values = {}
-            for i, outs in enumerate(self.outputs):
-                flat = [(v, [a for a in args if _is_mutable(a)]) for v, args in outs]
-                out.append(fast_digest(flat))
-                if i in sample:
-                    values[i] = [[canonical(v), [canonical(a) for a in m]] for v, m in flat]
-            # Free the batch here, not at the next "time" request, where the
-            # deallocation would show up as unreported time.
-            self.prepared, self.outputs, self._next = [], [], _exhausted
-            return {"digests": out, "values": values}
         if cmd == "ping":
             return {"ok": True, "pid": os.getpid(), "uid": os.getuid()}
         return {"error": f"unknown command {cmd!r}"}
 
 
-def _exhausted() -> Any:
-    raise StopIteration
-
-
 def _is_mutable(x: Any) -> bool:
-    import numpy as np
-
-    return isinstance(x, (*MUTABLE, np.ndarray))
+    if isinstance(x, MUTABLE):
+        return True
+    np = sys.modules.get("numpy")  # an ndarray exists only where numpy was imported
+    return np is not None and isinstance(x, np.ndarray)
 
 
 def main() -> int:

@@ -1,14 +1,31 @@
-"""Per-scale runners: how one side is started, observed and costed.
+"""Per-scale runners: how one side is built, observed and costed.
 
-Every runner offers the same two operations to the pipeline (evaluate.py):
+The pipeline (evaluate.py), the recorder (record.py) and validation
+(validate.py) are the same for every scale; only a runner differs. A runner is
+a module `runners/<name>.py` registered in `RUNNERS`, offering:
 
-    session = runner.open(task, candidate_dir)      # private copies, accounts, guards
-    session.observe(side, cases) -> Observation     # canonical items per case
-    session.time(inputs, progress) -> list[InputTiming]   # paired rounds per timing input
-    session.close()
+    configure(task)                  read the scale's settings ([metadata.frontier.<scale>],
+                                     tests/checklist.toml) into task.settings; TaskError
+                                     naming file and field for anything wrong
+    cases(task) -> [Case]            the held-out functional cases
+    timing_inputs(task) -> [TimingInput]
+    held_out(task) -> [Path]         files besides the reference that golden outputs
+                                     depend on (harness, inputs, fixtures ...)
+    inspect(task, candidate) -> [Finding]           compliance of the candidate's source
+    open_session(task, candidate, *, isolation, recording) -> Session
+    item_rule(item_id, expected, diff) -> str       what kind of functional failure an item is
+    validate(task) -> [str]          problems only this scale can see
 
-Compliance, comparison, statistics and results are shared by every scale; a new
-scale (kernel, repository) adds a module here and registers it in `RUNNERS`.
+and a Session (a context manager) over private copies of both sides:
+
+    build(side) -> Build             compile/build the side (a no-op for Python)
+    observe(side, cases) -> Observation
+    timing_digests(side, inputs) -> {input id: digest}  (timing inputs must be deterministic)
+    time(inputs, progress) -> [InputTiming]             paired rounds per timing input
+    describe() -> dict               isolation and measurement facts for result.json
+    close()
+
+Adding a scale means adding one runner file.
 """
 
 from __future__ import annotations
@@ -16,18 +33,86 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
 from typing import Any, Protocol
 
+from ..task import Task, TaskError
+from ..task import load as load_task
+
 Progress = Callable[[str], None]
+SIDES = ("reference", "candidate")
+
+RUNNERS = {
+    "module": "frontier_measure.runners.module",
+    "package": "frontier_measure.runners.module",
+    "kernel": "frontier_measure.runners.kernel",
+    "repository": "frontier_measure.runners.repository",
+}
+
+
+@dataclass
+class Case:
+    """One held-out functional case; `payload` is the runner's own (operations,
+    a program's stdin, a command sequence)."""
+
+    id: str
+    payload: Any
+    covers: list[str] = field(default_factory=list)
+
+
+@dataclass
+class TimingInput:
+    """One timing input; `payload` is the runner's own (a seeded input maker,
+    a program's stdin, a command sequence with its setup)."""
+
+    id: str
+    payload: Any
+    size: int | None = None
+
+
+@dataclass
+class Build:
+    """A side built from its sources (or nothing to build)."""
+
+    ok: bool = True
+    command: str = ""
+    status: str = ""
+    log: str = ""
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"ok": self.ok, "command": self.command, "status": self.status,
+                "log": self.log[-20000:], "seconds": self.seconds}
+
+
+@dataclass
+class Problem:
+    """A side's misbehaviour beyond its items (a timeout, processes left running)."""
+
+    case: str
+    rule: str
+    reason: str
 
 
 @dataclass
 class Observation:
     """What one side produced on the functional cases."""
 
-    items: dict[str, Any] = field(default_factory=dict)  # item id -> canonical value
+    items: dict[str, Any] = field(default_factory=dict)  # item id -> value
     failures: dict[str, str] = field(default_factory=dict)  # case id -> why it produced nothing
-    timing_digests: dict[str, str] = field(default_factory=dict)  # timing input -> digest
+    problems: list[Problem] = field(default_factory=list)
+
+
+class SideFailure(Exception):
+    """A side failed in a way that is not an item: while timing (a wrong timed
+    output, a crash) or while being built. Charged to the side it names: a
+    candidate's is a verdict, a reference's means the evaluation itself failed."""
+
+    def __init__(self, side: str, reason: str) -> None:
+        self.side = side
+        self.reason = reason
+        super().__init__(f"{side}: {reason}")
 
 
 @dataclass
@@ -37,14 +122,16 @@ class InputTiming:
     id: str
     size: int | None
     loops: int
-    summary: dict[str, Any]  # stats.Summary.to_dict()
-    rounds: list[dict[str, Any]]  # every sample
+    summary: dict[str, Any]  # stats.Summary.to_dict(), or the exact figures of a deterministic cost
+    rounds: list[dict[str, Any]]  # every round
     reference_median: float
     candidate_median: float
     elapsed_s: float
     warnings: list[str] = field(default_factory=list)
-    error: str | None = None  # a violation found while timing (candidate fails)
+    error: str | None = None  # a violation found while timing
+    error_side: str | None = None  # whose violation it was
     outputs_checked: int = 0  # timed calls whose output was compared with the reference's
+    extra: dict[str, Any] = field(default_factory=dict)  # the runner's own figures
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -52,38 +139,42 @@ class InputTiming:
             "size": self.size,
             "loops": self.loops,
             **{k: self.summary.get(k) for k in (
-                "rounds", "speedup", "ci_low", "ci_high", "lower_bound", "verdict",
-                "meets_threshold", "confidence", "half_width", "autocorrelation")},
+                "rounds", "pairs", "blocks", "speedup", "ci_low", "ci_high", "lower_bound",
+                "verdict", "meets_threshold", "confidence", "half_width", "autocorrelation")},
             "reference_median": self.reference_median,
             "candidate_median": self.candidate_median,
             "elapsed_s": self.elapsed_s,
             "warnings": list(self.warnings) + list(self.summary.get("warnings", [])),
             "error": self.error,
+            "error_side": self.error_side,
             "outputs_checked": self.outputs_checked,
+            **self.extra,
             "samples": self.rounds,
         }
 
 
 class Session(Protocol):
-    def observe(self, side: str, cases: list[Any]) -> Observation: ...
-    def timing_digests(self, side: str, inputs: list[Any]) -> dict[str, str]: ...
-    def time(self, inputs: list[Any], progress: Progress | None = None) -> list[InputTiming]: ...
+    def build(self, side: str) -> Build: ...
+    def observe(self, side: str, cases: list[Case]) -> Observation: ...
+    def timing_digests(self, side: str, inputs: list[TimingInput]) -> dict[str, str]: ...
+    def time(self, inputs: list[TimingInput], progress: Progress | None = None) -> list[InputTiming]: ...
     def describe(self) -> dict[str, Any]: ...
     def close(self) -> None: ...
     def __enter__(self) -> Session: ...
     def __exit__(self, *exc: object) -> None: ...
 
 
-RUNNERS = {
-    "module": "frontier_measure.runners.module",
-    "package": "frontier_measure.runners.module",
-}
-
-
-def open_session(task: Any, candidate_dir: Any, **options: Any) -> Session:
-    """A session of the runner for the task's scale."""
+def runner_for(task: Task) -> ModuleType:
+    """The runner module of a task's scale."""
     if task.scale not in RUNNERS:
-        raise NotImplementedError(f"no runner for scale '{task.scale}' yet")
-    mod = importlib.import_module(RUNNERS[task.scale])
-    session: Session = mod.open_session(task, candidate_dir, **options)
-    return session
+        raise TaskError(task.path, [f"task.toml [metadata.frontier].scale: no runner for "
+                                    f"scale '{task.scale}'"])
+    return importlib.import_module(RUNNERS[task.scale])
+
+
+def load(path: str | Path) -> tuple[Task, ModuleType]:
+    """A task with its scale's settings read and checked, and its runner."""
+    task = load_task(path)
+    runner = runner_for(task)
+    runner.configure(task)
+    return task, runner

@@ -3,21 +3,22 @@
 The candidate ships the routine's sources (environment/workspace/ for the
 reference S, solution/workspace/ for the oracle); the evaluator holds the
 harness (a main() that reads an input from stdin, calls the routine and prints
-the result) and links it with each side's sources. Because the cost is the
-cycle count of the cycle-counting simulator, it is identical on every run: a
-timing input needs one run per side, and the speedup is exact.
+the result) and links it with each side's sources. The cost is the cycle count
+of the cycle-counting simulator, a pure function of (ELF, input, machine file):
+a timing input needs one run per side, and the speedup is exact.
 
     compliance    C source inspection (headers, inline asm, prohibited calls)
                   and ELF symbol inspection of the compiled object (every
                   external symbol must be allowed; the entry must be defined)
-    functional    the program's stdout and exit status on every held-out case,
-                  against golden outputs recorded from the reference
+    functional    the program's stdout and exit status on every held-out case
     performance   cycles(reference) / cycles(candidate) on each timing input,
-                  with the outputs re-checked on those runs; the worst input
-                  decides
+                  with the outputs re-checked on those runs
 
 Settings, in task.toml:
 
+    [metadata.frontier]
+    entry = "matmul"                # the routine; its symbol must be defined
+    cost = "cycles"
     [metadata.frontier.kernel]
     sources = ["kernel.c"]          # the side's files, relative to its workspace
     headers = ["cell.h"]            # fixed interface headers in tests/, used instead of
@@ -29,35 +30,28 @@ Settings, in task.toml:
     max_instructions = 2000000000   # per run; exceeding it is a functional failure
 
 and the C rules in tests/checklist.toml [compliance] (see compliance/c.py).
-
-Run: python -m frontier_measure.runners.kernel {record,eval} TASK [--candidate DIR]
 """
 
 from __future__ import annotations
 
-import argparse
 import functools
 import hashlib
-import importlib.util
-import json
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 import time
-import tomllib
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .. import display, results, sim
-from .. import task as task_layout
+from .. import sim
 from ..compliance import Finding
 from ..compliance.c import CRules, inspect_object, inspect_sources
+from ..task import Task, TaskError, call_author, get
+from . import Build, Case, InputTiming, Observation, Progress, SideFailure, TimingInput
 
-GOLDEN_SCHEMA = 1
+SIDES = ("reference", "candidate")
 
 
 def _cache_dir() -> Path:
@@ -75,120 +69,123 @@ def _cache_dir() -> Path:
 CACHE = _cache_dir()
 
 
-class KernelTaskError(Exception):
-    """A kernel task directory that cannot be used."""
-
-
 @dataclass
-class KernelTask:
-    path: Path
-    name: str
-    threshold: float
-    repetitions: int
+class Settings:
     sources: list[str]
     headers: list[str]
-    harness: Path
-    inputs: Path
+    harness: str
+    inputs: str
     machine: str
     opt: str
     max_instructions: int
-    rules: CRules
-    behaviours: dict[str, str] = field(default_factory=dict)
-
-    @property
-    def reference_dir(self) -> Path:
-        # environment/workspace/, or tests/reference/ where only tests/ was uploaded
-        return task_layout.reference_dir(self.path)
-
-    @property
-    def oracle_dir(self) -> Path:
-        return self.path / "solution" / "workspace"
-
-    @property
-    def golden_path(self) -> Path:
-        return self.path / "tests" / "golden.json"
-
-    @property
-    def slug(self) -> str:
-        return f"kernel-{self.path.name}"
-
-    def _inputs_module(self) -> Any:
-        spec = importlib.util.spec_from_file_location(f"_fm_kernel_{self.path.name}", self.inputs)
-        if spec is None or spec.loader is None:
-            raise KernelTaskError(f"{self.inputs}: cannot be loaded")
-        mod = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(mod)
-        return mod
-
-    def cases(self) -> list[dict[str, Any]]:
-        return list(self._inputs_module().cases())
-
-    def timing_inputs(self) -> list[dict[str, Any]]:
-        return list(self._inputs_module().timing_inputs())
+    rules: CRules = field(default_factory=CRules)
 
 
-def load(path: str | Path) -> KernelTask:
-    root = Path(path).resolve()
-    try:
-        doc = tomllib.loads((root / "task.toml").read_text())
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise KernelTaskError(f"{root}/task.toml: {exc}") from None
-    fr = doc.get("metadata", {}).get("frontier", {})
-    if fr.get("scale") != "kernel":
-        raise KernelTaskError(f"{root}: [metadata.frontier].scale is not 'kernel'")
-    if fr.get("cost", "cycles") != "cycles":
-        raise KernelTaskError(f"{root}: kernel tasks are costed in cycles")
-    k = fr.get("kernel", {})
-    chk: dict[str, Any] = {}
-    if (root / "tests" / "checklist.toml").is_file():
-        chk = tomllib.loads((root / "tests" / "checklist.toml").read_text())
-    comp = chk.get("compliance", {})
+def configure(task: Task) -> None:
+    problems: list[str] = []
+    where = "task.toml [metadata.frontier.kernel]"
+    k = task.scale_table()
+    if task.cost != "cycles":
+        problems.append("task.toml [metadata.frontier].cost: kernel tasks are costed in cycles")
+    if not task.entry:
+        problems.append("task.toml [metadata.frontier]: missing field 'entry' (the routine)")
+    sources = get(k, "sources", list, where, problems, default=["kernel.c"])
+    headers = get(k, "headers", list, where, problems, default=[])
+    for key, value in (("sources", sources), ("headers", headers)):
+        if not all(isinstance(x, str) for x in value):
+            problems.append(f"{where}.{key}: must be a list of strings")
+    settings = Settings(
+        sources=[str(s) for s in sources], headers=[str(h) for h in headers],
+        harness=get(k, "harness", str, where, problems, default="tests/harness.c"),
+        inputs=get(k, "inputs", str, where, problems, default="tests/inputs.py"),
+        machine=get(k, "machine", str, where, problems, default="default"),
+        opt=get(k, "opt", str, where, problems, default="-O2"),
+        max_instructions=get(k, "max_instructions", int, where, problems, default=2_000_000_000),
+    )
+    if settings.machine not in sim.machines() and not Path(settings.machine).is_file():
+        problems.append(f"{where}.machine: unknown machine '{settings.machine}' "
+                        f"(bundled: {', '.join(sim.machines())})")
+    comp = task.checklist.get("compliance", {})
+    cw = "tests/checklist.toml [compliance]"
+    if not isinstance(comp, dict):
+        problems.append(f"{cw}: must be a table")
+        comp = {}
     defaults = CRules()
-    rules = CRules(
-        allowed_headers=list(comp.get("allowed_headers", defaults.allowed_headers)),
-        prohibited_calls=list(comp.get("prohibited_calls", [])),
-        allow_inline_asm=bool(comp.get("allow_inline_asm", False)),
-        allowed_symbols=list(comp.get("allowed_symbols", defaults.allowed_symbols)),
-        required_symbols=list(comp.get("required_symbols", [fr.get("entry", "")])),
+    settings.rules = CRules(
+        allowed_headers=get(comp, "allowed_headers", list, cw, problems,
+                            default=defaults.allowed_headers),
+        prohibited_calls=get(comp, "prohibited_calls", list, cw, problems, default=[]),
+        allow_inline_asm=get(comp, "allow_inline_asm", bool, cw, problems, default=False),
+        allowed_symbols=get(comp, "allowed_symbols", list, cw, problems,
+                            default=defaults.allowed_symbols),
+        required_symbols=get(comp, "required_symbols", list, cw, problems,
+                             default=[task.entry]),
     )
-    task = KernelTask(
-        path=root,
-        name=doc.get("task", {}).get("name", root.name),
-        threshold=float(fr.get("threshold", 1.0)),
-        repetitions=int(fr.get("repetitions", 5)),
-        sources=list(k.get("sources", ["kernel.c"])),
-        headers=list(k.get("headers", [])),
-        harness=root / k.get("harness", "tests/harness.c"),
-        inputs=root / k.get("inputs", "tests/inputs.py"),
-        machine=str(k.get("machine", "default")),
-        opt=str(k.get("opt", "-O2")),
-        max_instructions=int(k.get("max_instructions", 2_000_000_000)),
-        rules=rules,
-        behaviours={str(a): str(b) for a, b in chk.get("behaviours", {}).items()},
-    )
-    for p in (task.harness, task.inputs, *(task.reference_dir / s for s in task.sources)):
-        if not p.is_file():
-            raise KernelTaskError(f"{root}: missing {p.relative_to(root)}")
-    return task
+    for rel in (settings.harness, settings.inputs,
+                *(f"tests/{h}" for h in settings.headers)):
+        if not (task.path / rel).is_file():
+            problems.append(f"{rel}: missing")
+    for s in settings.sources:
+        if not (task.reference_dir / s).is_file():
+            problems.append(f"{task.reference_dir.relative_to(task.path)}/{s}: missing "
+                            "(a source of the reference)")
+    if problems:
+        raise TaskError(task.path, problems)
+    task.settings = settings
 
 
-def reference_digest(task: KernelTask) -> str:
-    """What the golden outputs were recorded from: reference sources, harness, inputs."""
-    h = hashlib.sha256()
-    for p in [*(task.reference_dir / s for s in task.sources), task.harness, task.inputs,
-              *(task.path / "tests" / hd for hd in task.headers)]:
-        h.update(p.name.encode() + b"\0" + p.read_bytes())
-    return h.hexdigest()
+def _stdin_list(task: Task, fn: str) -> list[dict[str, Any]]:
+    out = []
+    rel = task.settings.inputs
+    for i, raw in enumerate(call_author(task, rel, fn)):
+        if not isinstance(raw, dict) or not isinstance(raw.get("id"), str) \
+                or not isinstance(raw.get("stdin"), (bytes, bytearray)):
+            raise TaskError(task.path, [f"{rel} {fn}()[{i}]: needs a string 'id' and bytes "
+                                        "'stdin'"])
+        out.append(raw)
+    return out
 
 
-def stage(task: KernelTask, side_dir: Path) -> Path:
+def cases(task: Task) -> list[Case]:
+    return [Case(c["id"], bytes(c["stdin"]), _covers(c.get("covers")))
+            for c in _stdin_list(task, "cases")]
+
+
+def _covers(raw: Any) -> list[str]:
+    return [raw] if isinstance(raw, str) else list(raw or [])
+
+
+def timing_inputs(task: Task) -> list[TimingInput]:
+    return [TimingInput(t["id"], bytes(t["stdin"]), t.get("size"))
+            for t in _stdin_list(task, "timing_inputs")]
+
+
+def held_out(task: Task) -> list[Path]:
+    s: Settings = task.settings
+    return [task.path / s.harness, task.path / s.inputs,
+            *(task.path / "tests" / h for h in s.headers)]
+
+
+def item_rule(item_id: str, expected: Any, diff: list[str]) -> str:
+    return "wrong-stdout" if item_id.endswith("/stdout") else "wrong-exit-code"
+
+
+def validate(task: Task) -> list[str]:
+    return []
+
+
+# --------------------------------------------------------------------- building
+
+
+def stage(task: Task, side_dir: Path) -> Path:
     """A build directory with the side's sources and the task's fixed headers.
 
     Compiling from here means `#include "cell.h"` always finds the task's
     header, whatever copy the side ships. Named by content, so reused.
     """
-    files = [(s, side_dir / s) for s in task.sources]
-    files += [(Path(hd).name, task.path / "tests" / hd) for hd in task.headers]
+    s: Settings = task.settings
+    files = [(src, side_dir / src) for src in s.sources]
+    files += [(Path(hd).name, task.path / "tests" / hd) for hd in s.headers]
     missing = [name for name, p in files if not p.is_file()]
     if missing:
         raise sim.CompileError(f"missing source(s): {', '.join(missing)}")
@@ -209,46 +206,50 @@ def stage(task: KernelTask, side_dir: Path) -> Path:
     return dest
 
 
-def build(task: KernelTask, side_dir: Path) -> Path:
+def build_elf(task: Task, side_dir: Path) -> Path:
     """The side's sources linked with the harness into a static riscv64 ELF (cached)."""
+    s: Settings = task.settings
     src = stage(task, side_dir)
-    return sim.cached_build([*(src / s for s in task.sources), task.harness], CACHE,
-                            opt=task.opt, flags=["-I", str(src)])
+    return sim.cached_build([*(src / f for f in s.sources), task.path / s.harness], CACHE,
+                            opt=s.opt, flags=["-I", str(src)])
 
 
-def compile_object(task: KernelTask, side_dir: Path, out: Path) -> Path:
+def _compile_object(task: Task, side_dir: Path, out: Path) -> Path:
     """The side's sources alone, as one relocatable object (for symbol inspection)."""
+    s: Settings = task.settings
     src = stage(task, side_dir)
     objs = []
-    for s in task.sources:
-        o = out.with_name(f"{Path(s).stem}.o")
-        cmd = [*sim.compiler(), "-c", task.opt, "-I", str(src), str(src / s), "-o", str(o)]
-        r = subprocess.run(cmd, capture_output=True, text=True)
+    for f in s.sources:
+        o = out.with_name(f"{Path(f).stem}.o")
+        r = subprocess.run([*sim.compiler(), "-c", s.opt, "-I", str(src), str(src / f),
+                            "-o", str(o)], capture_output=True, text=True)
         if r.returncode != 0:
             raise sim.CompileError(r.stderr.strip())
         objs.append(o)
-    return objs[0] if len(objs) == 1 else _link_relocatable(objs, out)
-
-
-def _link_relocatable(objs: list[Path], out: Path) -> Path:
-    cmd = [*sim.compiler(), "-r", "-nostdlib", *map(str, objs), "-o", str(out)]
-    r = subprocess.run(cmd, capture_output=True, text=True)
+    if len(objs) == 1:
+        return objs[0]
+    r = subprocess.run([*sim.compiler(), "-r", "-nostdlib", *map(str, objs), "-o", str(out)],
+                       capture_output=True, text=True)
     if r.returncode != 0:
         raise sim.CompileError(r.stderr.strip())
     return out
 
 
-def check_compliance(task: KernelTask, side_dir: Path) -> list[Finding]:
-    findings = inspect_sources(side_dir, task.rules)
+def inspect(task: Task, candidate: Path) -> list[Finding]:
+    s: Settings = task.settings
+    findings = inspect_sources(candidate, s.rules)
     if findings:
         return findings
     with tempfile.TemporaryDirectory() as tmp:
         try:
-            obj = compile_object(task, side_dir, Path(tmp) / "kernel.o")
+            obj = _compile_object(task, candidate, Path(tmp) / "kernel.o")
         except sim.CompileError as exc:
-            return [Finding(task.sources[0], 0, "does-not-compile", str(exc).splitlines()[0]
-                            if str(exc) else "compiler failed")]
-        return inspect_object(obj, task.rules, " + ".join(task.sources) + " (object)")
+            return [Finding(s.sources[0], 0, "does-not-compile",
+                            str(exc).splitlines()[0] if str(exc) else "compiler failed")]
+        return inspect_object(obj, s.rules, " + ".join(s.sources) + " (object)")
+
+
+# --------------------------------------------------------------------- the session
 
 
 @functools.lru_cache(maxsize=16)
@@ -257,217 +258,119 @@ def _program(elf: Path) -> sim.Program:
     return sim.load_elf(elf)
 
 
-def observe(task: KernelTask, elf: Path, stdin: bytes, *, timing: bool) -> dict[str, Any]:
-    """One run: its items (stdout, exit_code) and, with timing, its statistics."""
-    try:
-        r = sim.run(_program(elf), stdin=stdin, machine=task.machine, argv=["kernel"],
-                    max_instructions=task.max_instructions, timing=timing)
-    except sim.SimulatorFault as exc:
-        return {"stdout": None, "exit_code": f"fault: {exc.code} at pc=0x{exc.pc:x}",
-                "fault": str(exc), "stats": None}
-    return {"stdout": r.stdout.decode("utf-8", "replace"), "exit_code": r.exit_code,
-            "stats": r.stats}
+class KernelSession:
+    """Both sides as ELFs run on the simulator in this process: a side's code
+    runs only inside the simulated machine (no host system calls: the
+    simulator emulates the few it allows), so the simulator is the isolation."""
 
+    def __init__(self, task: Task, candidate: Path) -> None:
+        self.task = task
+        self.settings: Settings = task.settings
+        self.dirs = {"reference": task.reference_dir, "candidate": Path(candidate)}
+        self.elves: dict[str, Path] = {}
 
-def record_task(task_dir: str | Path, runs: int | None = None,
-                progress: Any = None) -> dict[str, Any]:
-    """record() with the signature record.py uses for scales that record themselves."""
-    if progress:
-        progress("recording")
-    return record(task_dir, runs)
-
-
-def record(task_dir: str | Path, runs: int | None = None) -> dict[str, Any]:
-    """Run the reference `repetitions` times on every case; keep the stable items."""
-    task = load(task_dir)
-    if runs:
-        task.repetitions = runs
-    elf = build(task, task.reference_dir)
-    items: dict[str, Any] = {}
-    excluded: dict[str, str] = {}
-    for case in task.cases():
-        obs = [observe(task, elf, case["stdin"], timing=False) for _ in range(task.repetitions)]
-        if obs[0].get("fault"):
-            raise KernelTaskError(f"the reference faults on case {case['id']}: {obs[0]['fault']}")
-        for kind in ("stdout", "exit_code"):
-            values = [json.dumps(r[kind]) for r in obs]
-            key = f"{case['id']}/{kind}"
-            if len(set(values)) == 1:
-                items[key] = obs[0][kind]
-            else:
-                excluded[key] = f"varied across {task.repetitions} recordings"
-    golden = {"schema": GOLDEN_SCHEMA, "reference_digest": reference_digest(task),
-              "repetitions": task.repetitions, "items": items, "excluded": excluded}
-    task.golden_path.write_text(json.dumps(golden, indent=1, sort_keys=True) + "\n")
-    return golden
-
-
-def _failure(stage: str, rule: str, reason: str) -> dict[str, str]:
-    return {"stage": stage, "rule": rule, "reason": reason}
-
-
-def _diff(expected: Any, actual: Any) -> list[str]:
-    if isinstance(expected, str) and isinstance(actual, str):
-        import difflib
-
-        lines = list(difflib.unified_diff(expected.splitlines(), actual.splitlines(),
-                                          "reference", "candidate", lineterm="", n=1))
-        return lines[:12] or ["differs in whitespace"]
-    return [f"expected {expected!r}, got {actual!r}"]
-
-
-def evaluate(task_dir: str | Path, candidate: str | Path | None = None, *,
-             json_out: str | Path | None = None) -> dict[str, Any]:
-    """Compliance, functionality, performance of one candidate; the common result schema."""
-    started = time.perf_counter()
-    task = load(task_dir)
-    cand = Path(candidate).resolve() if candidate else task.oracle_dir
-    res = results.new({"name": task.name, "path": str(task.path), "scale": "kernel",
-                       "threshold": task.threshold, "cost": "cycles",
-                       "entry": task.rules.required_symbols, "machine": task.machine},
-                      cand, task.oracle_dir)
-    try:
-        _evaluate(task, cand, res)
-    finally:
-        res["elapsed_s"] = time.perf_counter() - started
-        res["reward"] = results.reward(res)
-        if json_out is not None:
-            results.write_json(res, Path(json_out))
-    return res
-
-
-def _evaluate(task: KernelTask, cand: Path, res: dict[str, Any]) -> None:
-    findings = check_compliance(task, cand)
-    res["compliance"] = {"compliant": not findings, "findings": [f.to_dict() for f in findings]}
-    if findings:
-        res["failure"] = _failure("compliance", findings[0].rule, str(findings[0]))
-        return
-    golden = json.loads(task.golden_path.read_text()) if task.golden_path.is_file() else None
-    if not golden or golden.get("reference_digest") != reference_digest(task):
-        raise KernelTaskError(f"{task.golden_path}: missing or recorded from a different "
-                              "reference (run `python -m frontier_measure.runners.kernel record`)")
-    ref_elf = build(task, task.reference_dir)
-    try:
-        cand_elf = build(task, cand)
-    except sim.CompileError as exc:
-        res["functional"] = {"ran": True, "passed": 0, "failed": 0, "total": 0,
-                             "pass_rate": 0.0, "build_error": str(exc)}
-        res["failure"] = _failure("functional", "build-failed", str(exc).splitlines()[0])
-        return
-    # 2. functionality: every held-out case, item by item.
-    items = []
-    for case in task.cases():
-        obs = observe(task, cand_elf, case["stdin"], timing=False)
-        for kind in ("stdout", "exit_code"):
-            key = f"{case['id']}/{kind}"
-            if key not in golden["items"]:
-                continue
-            want, got = golden["items"][key], obs[kind]
-            ok = want == got
-            items.append({"id": key, "passed": ok,
-                          "diff": [] if ok else ([obs["fault"]] if obs.get("fault") else [])
-                          + _diff(want, got)})
-    passed = sum(i["passed"] for i in items)
-    res["functional"] = {"ran": True, "passed": passed, "failed": len(items) - passed,
-                         "total": len(items), "excluded": len(golden.get("excluded", {})),
-                         "pass_rate": passed / len(items) if items else None, "items": items,
-                         "excluded_items": golden.get("excluded", {})}
-    if not items or passed != len(items):
-        first = next((i for i in items if not i["passed"]), None)
-        rule = "no-items" if first is None else (
-            "wrong-stdout" if first["id"].endswith("/stdout") else "wrong-exit-code")
-        reason = "no items" if first is None else f"{first['id']}: {first['diff'][0]}"
-        res["failure"] = _failure("functional", rule, reason)
-        return
-    # 3. performance: one run per side per timing input (cycles are deterministic).
-    inputs = []
-    for ti in task.timing_inputs():
+    def build(self, side: str) -> Build:
         t0 = time.perf_counter()
-        ref = observe(task, ref_elf, ti["stdin"], timing=True)
-        got = observe(task, cand_elf, ti["stdin"], timing=True)
-        entry: dict[str, Any] = {"id": ti["id"], "size": ti.get("size"), "rounds": 1, "error": None}
-        if ref["stats"] is None:
-            raise KernelTaskError(f"reference fails on timing input {ti['id']}: {ref['fault']}")
-        if got["stats"] is None or (got["stdout"], got["exit_code"]) != (ref["stdout"], ref["exit_code"]):
-            entry["error"] = got.get("fault") or "output differs from the reference's on this input"
-            speedup = None
-        else:
+        try:
+            self.elves[side] = build_elf(self.task, self.dirs[side])
+        except sim.CompileError as exc:
+            return Build(ok=False, command="zig cc " + self.settings.opt, status="failed",
+                         log=str(exc), seconds=time.perf_counter() - t0)
+        return Build(ok=True, command="zig cc " + self.settings.opt, status="built",
+                     seconds=time.perf_counter() - t0)
+
+    def _elf(self, side: str) -> Path:
+        if side not in self.elves:
+            b = self.build(side)
+            if not b.ok:
+                raise SideFailure(side, f"does not build: {b.log.splitlines()[0] if b.log else ''}")
+        return self.elves[side]
+
+    def _run(self, side: str, stdin: bytes, *, timing: bool) -> dict[str, Any]:
+        try:
+            r = sim.run(_program(self._elf(side)), stdin=stdin, machine=self.settings.machine,
+                        argv=["kernel"], max_instructions=self.settings.max_instructions,
+                        timing=timing)
+        except sim.SimulatorFault as exc:
+            return {"stdout": None, "exit_code": f"fault: {exc.code} at pc=0x{exc.pc:x}",
+                    "fault": str(exc), "stats": None}
+        return {"stdout": r.stdout.decode("utf-8", "replace"), "exit_code": r.exit_code,
+                "stats": r.stats}
+
+    def observe(self, side: str, cases: list[Case]) -> Observation:
+        obs = Observation()
+        for case in cases:
+            r = self._run(side, case.payload, timing=False)
+            obs.items[f"{case.id}/stdout"] = r["stdout"]
+            obs.items[f"{case.id}/exit_code"] = r["exit_code"]
+        return obs
+
+    def timing_digests(self, side: str, inputs: list[TimingInput]) -> dict[str, str]:
+        out = {}
+        for t in inputs:
+            r = self._run(side, t.payload, timing=False)
+            out[t.id] = hashlib.sha256(repr((r["stdout"], r["exit_code"])).encode()).hexdigest()[:32]
+        return out
+
+    def time(self, inputs: list[TimingInput], progress: Progress | None = None) -> list[InputTiming]:
+        results = []
+        for t in inputs:
+            if progress:
+                progress(f"timing {t.id}")
+            t0 = time.perf_counter()
+            ref = self._run("reference", t.payload, timing=True)
+            if ref["stats"] is None:
+                raise SideFailure("reference", f"timing input '{t.id}': {ref['fault']}")
+            got = self._run("candidate", t.payload, timing=True)
+            if got["stats"] is None or (got["stdout"], got["exit_code"]) != \
+                    (ref["stdout"], ref["exit_code"]):
+                results.append(InputTiming(
+                    id=t.id, size=t.size, loops=1, summary={"rounds": 1}, rounds=[],
+                    reference_median=float(ref["stats"]["cycles"]), candidate_median=float("nan"),
+                    elapsed_s=time.perf_counter() - t0, error_side="candidate",
+                    error=got.get("fault") or "output differs from the reference's on this input"))
+                break
             rc, cc = ref["stats"]["cycles"], got["stats"]["cycles"]
-            speedup = rc / cc
-            entry.update(reference_cycles=rc, candidate_cycles=cc,
-                         reference_median=float(rc), candidate_median=float(cc),
-                         reference_stats=ref["stats"], candidate_stats=got["stats"])
-        verdict = None if speedup is None else (
-            "faster" if speedup > 1 else "slower" if speedup < 1 else "indistinguishable")
-        entry.update(speedup=speedup, ci_low=speedup, ci_high=speedup, lower_bound=speedup,
-                     verdict=verdict, confidence=1.0,
-                     meets_threshold=speedup is not None and speedup >= task.threshold,
-                     elapsed_s=time.perf_counter() - t0)
-        inputs.append(entry)
-    perf: dict[str, Any] = {"ran": True, "cost": "cycles", "unit": "cycles",
-                            "threshold": task.threshold, "deterministic": True, "inputs": inputs}
-    res["performance"] = perf
-    broken = next((t for t in inputs if t["error"]), None)
-    if broken is not None:
-        perf.update(worst_input=broken["id"], speedup=None, verdict="violation",
-                    meets_threshold=False)
-        res["failure"] = _failure("performance", "timing-violation",
-                                  f"timing input '{broken['id']}': {broken['error']}")
-        return
-    worst = min(inputs, key=lambda d: d["speedup"])
-    meets = all(d["meets_threshold"] for d in inputs)
-    perf.update(worst_input=worst["id"], speedup=worst["speedup"], verdict=worst["verdict"],
-                meets_threshold=meets)
-    if meets:
-        res["strict_success"] = True
-    else:
-        res["failure"] = _failure(
-            "performance", "slower" if worst["verdict"] == "slower" else "below-threshold",
-            f"timing input '{worst['id']}': speedup {worst['speedup']:.3f}x in simulated cycles, "
-            f"threshold {task.threshold:g}x")
+            results.append(exact_timing(t, rc, cc, self.task.threshold,
+                                        time.perf_counter() - t0,
+                                        {"reference_cycles": rc, "candidate_cycles": cc,
+                                         "reference_stats": ref["stats"],
+                                         "candidate_stats": got["stats"]}))
+        return results
+
+    def describe(self) -> dict[str, Any]:
+        return {"backend": "simulator", "machine": self.settings.machine,
+                "notes": ["sides run inside the cycle-counting RISC-V simulator in the "
+                          "evaluator's process; the cost is simulated cycles, identical on "
+                          "every run"]}
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self) -> KernelSession:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
-def text_summary(res: dict[str, Any]) -> str:
-    rows: list[list[object]] = [
-        ["task", res["task"]["name"]],
-        ["candidate", res["candidate"]["path"] + (" (oracle)" if res["candidate"]["is_oracle"] else "")],
-        ["compliant", "yes" if (res["compliance"] or {}).get("compliant") else "no"],
-    ]
-    f = res["functional"]
-    if f.get("ran"):
-        rows.append(["functional items", f"{f['passed']}/{f['total']} passed"])
-    p = res["performance"]
-    if p.get("ran"):
-        for t in p["inputs"]:
-            s = "violation" if t["error"] else (
-                f"{t['speedup']:.3f}x ({t['reference_cycles']} -> {t['candidate_cycles']} cycles)")
-            rows.append([f"timing input {t['id']}", s])
-    rows.append(["strict success", "yes" if res["strict_success"] else "no"])
-    if res["failure"]:
-        rows.append(["failure", f"[{res['failure']['rule']}] {res['failure']['reason']}"])
-    rows.append(["elapsed", f"{res.get('elapsed_s', 0):.1f} s"])
-    return display.table(["", "value"], rows, align="ll")
+def exact_timing(t: TimingInput, reference: float, candidate: float, threshold: float,
+                 elapsed_s: float, extra: dict[str, Any]) -> InputTiming:
+    """A timing input whose cost is deterministic: one run per side, an exact
+    ratio (its interval is the point), the threshold to be exceeded."""
+    from ..stats import exceeds
+
+    speedup = reference / candidate
+    verdict = "faster" if speedup > 1 else "slower" if speedup < 1 else "indistinguishable"
+    summary = {"rounds": 1, "pairs": 0, "blocks": 0, "speedup": speedup, "ci_low": speedup,
+               "ci_high": speedup, "lower_bound": speedup, "verdict": verdict,
+               "confidence": 1.0, "half_width": 0.0,
+               "meets_threshold": exceeds(speedup, threshold)}
+    return InputTiming(id=t.id, size=t.size, loops=1, summary=summary, rounds=[],
+                       reference_median=float(reference), candidate_median=float(candidate),
+                       elapsed_s=elapsed_s, extra={"deterministic": True, **extra})
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m frontier_measure.runners.kernel",
-                                 description="Record or evaluate a kernel-scale task.")
-    sub = ap.add_subparsers(dest="cmd", required=True)
-    r = sub.add_parser("record", help="record golden outputs from the reference")
-    r.add_argument("task")
-    e = sub.add_parser("eval", help="evaluate a candidate (default: the oracle)")
-    e.add_argument("task")
-    e.add_argument("--candidate")
-    e.add_argument("--json", dest="json_out")
-    a = ap.parse_args(argv)
-    if a.cmd == "record":
-        g = record(a.task)
-        print(f"recorded {len(g['items'])} items ({len(g['excluded'])} excluded)")
-        return 0
-    res = evaluate(a.task, a.candidate, json_out=a.json_out)
-    print(text_summary(res))
-    return 0 if res["strict_success"] else 1
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+def open_session(task: Task, candidate: Path, *, isolation: str | None = None,
+                 recording: bool = False) -> KernelSession:
+    return KernelSession(task, candidate)

@@ -1,23 +1,31 @@
 """The runner for module and package scale: Python code run in worker processes.
 
-Each side runs in its own long-lived worker (frontier_measure.worker), started
-through the core's ProcessHandle from a private copy of the side's directory,
-under the side's own unprivileged account when we are root (isolation/), with
-a process limit and an address-space limit. Only plain data crosses (observe.py).
+A case is a call (module) or a short script of operations on a package's API;
+each operation gives items: its return value or exception, the state of each
+mutable argument afterwards, and its stdout (worker.py). Settings, in task.toml
+and tests/:
 
-Timing goes through the core's paired scheduler. `WorkerSide` is a `_core.Side`:
-for each batch the evaluator makes `loops` fresh inputs (one per call, each
-from its own seed, so a cache across calls never hits), hands them to the
-worker outside the timed region, then asks it to time the batch with the core's
-callable timer. Two checks keep the numbers honest:
+    [metadata.frontier]  entry = "dedupe" (a module or, at package scale, a package)
+    tests/checklist.toml [compliance] allowed_imports, prohibited_calls, allow
+    tests/cases.py       cases() and timing_inputs() (see README, "Evaluating tasks")
 
-* the evaluator times the whole request itself; a worker that reports less
-  time than that, beyond what the request's own overhead can explain, has had
-  its timer tampered with;
-* after each batch the worker returns a digest of every timed call's outputs
-  (return value or exception, and the arguments after the call); the
-  candidate's must equal the reference's for the same seeds, so a cache keyed
-  on the wrong thing, lazy results or work moved outside the call all show.
+Each side runs in worker processes (frontier_measure.worker) started by the
+core's process runner from a private copy of the side's directory, as the
+side's own unprivileged account when we are root, in the side's own cgroup
+(isolation/cgroups.py) with a pids and a memory limit. Only plain data crosses
+(observe.py).
+
+Timing, per timing input, is a plan of blocks (perf.run_blocks): each block is
+a pair of fresh workers, one per side, timed against each other in AB/BA pairs
+through the core's scheduler; a fresh process per block puts the variation
+between processes (memory layout, start-up state) into the interval. The
+measurement belongs to the evaluator (see worker.py): a batch of `loops` calls,
+each on a fresh seeded input, is timed from sending its inputs to receiving
+every output as plain data; `cpu` cost is the side's cgroup's CPU time over the
+same window. The idle side's cgroup is frozen. Every timed call's outputs are
+compared with the reference's on the same input, chosen after the replies are
+in, so caching across calls or a result that differs only where nobody looks
+fails the candidate.
 """
 
 from __future__ import annotations
@@ -33,46 +41,224 @@ import struct
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .. import _core, perf
+from ..compliance import Finding
+from ..compliance import python as python_compliance
 from ..diff import Tolerance, differences
-from ..isolation import Policy, ensure_account, guard_acquire, guard_release, is_root
+from ..isolation import Policy, cgroups, ensure_account, guard_acquire, guard_release, is_root
 from ..observe import DecodeError, pack, unpack
-from . import InputTiming, Observation, Progress
+from ..task import Task, TaskError, call_author, get, reference_dir
+from . import Build, Case, InputTiming, Observation, Progress, SideFailure, TimingInput
 
 SIDES = ("reference", "candidate")
+COSTS = ("wall", "cpu")
 _HEADER = struct.Struct(">I")
 MAX_REPLY = 256 << 20
-# A worker's own reply overhead (framing, a few Python calls) next to the
-# batch it times; anything the evaluator sees beyond this plus the relative
-# allowance is time the worker did not report.
-TIMER_SLACK_NS = 500_000
-TIMER_SLACK_REL = 0.03
-ROUND_TRIP_SHARE = 0.5
-ROUND_TRIP_SLACK_NS = 5_000_000
 MAX_TIMEOUTS = 3  # hung cases before the rest of a side's cases are given up
+CLOSE_LIMIT_S = 5.0  # a worker asked to exit that has not is killed
+# Accounts of the module/package workers. They are not the repository runner's
+# (isolation.ACCOUNTS): that runner kills every process of its accounts between
+# commands, which would take down a worker of a concurrent evaluation.
+ACCOUNTS = {"reference": "fm-py-ref", "candidate": "fm-py-cand"}
 
 
-class WorkerFailure(Exception):
-    """A worker died, timed out, or broke the protocol."""
+# --------------------------------------------------------------------- settings
 
-    def __init__(self, side: str, reason: str) -> None:
-        self.side = side
-        self.reason = reason
-        super().__init__(f"{side}: {reason}")
+@dataclass
+class Compliance:
+    """Source rules for the candidate (tests/checklist.toml [compliance])."""
+
+    allowed_imports: list[str] = field(default_factory=list)  # module roots; own modules implied
+    prohibited_calls: list[str] = field(default_factory=list)  # dotted names, e.g. "time.sleep"
+    allow: list[str] = field(default_factory=list)  # escape hatches the task permits
 
 
-class TimingViolation(Exception):
-    """Something found while timing that disqualifies a side's numbers."""
+@dataclass
+class Settings:
+    compliance: Compliance
 
-    def __init__(self, side: str, reason: str) -> None:
-        self.side = side
-        self.reason = reason
-        super().__init__(f"{side}: {reason}")
 
+def configure(task: Task) -> None:
+    problems: list[str] = []
+    root = task.path
+    where = "task.toml [metadata.frontier]"
+    if not task.entry:
+        problems.append(f"{where}: missing field 'entry' (the module or package under test)")
+    if task.cost not in COSTS:
+        problems.append(f"{where}.cost: '{task.cost}' cannot be measured for Python code "
+                        "(choose wall or cpu)")
+    for rel in ("tests/checklist.toml", "tests/cases.py"):
+        if not (root / rel).is_file():
+            problems.append(f"{rel}: missing")
+    if (root / "tests/checklist.toml").is_file() and not task.behaviours:
+        problems.append("tests/checklist.toml [behaviours]: missing or empty "
+                        "(list every promised behaviour)")
+    comp = task.checklist.get("compliance", {})
+    cw = "tests/checklist.toml [compliance]"
+    rules = Compliance()
+    if not isinstance(comp, dict):
+        problems.append(f"{cw}: must be a table")
+        comp = {}
+    for key in ("allowed_imports", "prohibited_calls", "allow"):
+        v = get(comp, key, list, cw, problems, default=[])
+        if not all(isinstance(x, str) for x in v):
+            problems.append(f"{cw}.{key}: must be a list of strings")
+            v = []
+        setattr(rules, key, v)
+    ref = reference_dir(root)
+    entry = task.entry
+    if entry and ref.is_dir() and not (
+        (ref / f"{entry}.py").is_file() or (ref / entry / "__init__.py").is_file()
+    ):
+        problems.append(f"{where}.entry: '{entry}' is neither {entry}.py nor "
+                        f"{entry}/__init__.py in {ref.relative_to(root)}/")
+    if task.scale == "package" and entry and ref.is_dir() and (ref / f"{entry}.py").is_file():
+        problems.append(f"{where}.entry: a package-scale entry must be a package directory")
+    if problems:
+        raise TaskError(root, problems)
+    task.settings = Settings(compliance=rules)
+
+
+def normalise_ops(raw: Any) -> list[dict[str, Any]]:
+    """A case or timed call as a list of operations.
+
+    Module form: {"call": "fn", "args": [...], "kwargs": {...}}.
+    Package form: {"ops": [op, ...]} where an op is {"call": "Name" | "$obj.method",
+    "args", "kwargs", "as": "obj"} or {"get": "$obj.attr" | "Name"}.
+    """
+    if isinstance(raw, list):
+        ops_raw = raw
+    elif isinstance(raw, dict) and "ops" in raw:
+        ops_raw = raw["ops"]
+    elif isinstance(raw, dict) and ("call" in raw or "get" in raw):
+        ops_raw = [raw]
+    else:
+        raise ValueError("needs 'call', 'get' or 'ops'")
+    if not isinstance(ops_raw, list) or not ops_raw:
+        raise ValueError("'ops' must be a non-empty list")
+    ops: list[dict[str, Any]] = []
+    for j, op in enumerate(ops_raw):
+        if not isinstance(op, dict):
+            raise ValueError(f"op {j}: must be a dict")
+        kind = "call" if "call" in op else "get" if "get" in op else None
+        if kind is None:
+            raise ValueError(f"op {j}: needs 'call' or 'get'")
+        target = op[kind]
+        if not isinstance(target, str) or not target:
+            raise ValueError(f"op {j}: '{kind}' must be a non-empty string")
+        args = op.get("args", [])
+        kwargs = op.get("kwargs", {})
+        if not isinstance(args, (list, tuple)) or not isinstance(kwargs, dict):
+            raise ValueError(f"op {j}: 'args' must be a list and 'kwargs' a dict")
+        out: dict[str, Any] = {"kind": kind, "target": target, "args": list(args),
+                               "kwargs": dict(kwargs)}
+        if "as" in op:
+            out["as"] = str(op["as"])
+        if op.get("observe", True) is False:
+            out["observe"] = False
+        ops.append(out)
+    return ops
+
+
+CASES_FILE = "tests/cases.py"
+
+
+def cases(task: Task) -> list[Case]:
+    if "cases" in task.cache:
+        return list(task.cache["cases"])
+    problems: list[str] = []
+    out: list[Case] = []
+    seen: set[str] = set()
+    for i, raw in enumerate(call_author(task, CASES_FILE, "cases")):
+        where = f"{CASES_FILE} cases()[{i}]"
+        if not isinstance(raw, dict) or not isinstance(raw.get("id"), str):
+            problems.append(f"{where}: each case is a dict with a string 'id'")
+            continue
+        cid = raw["id"]
+        if "/" in cid or cid in seen or not cid:
+            problems.append(f"{where}.id: '{cid}' is empty, duplicated or contains '/'")
+        seen.add(cid)
+        try:
+            ops = normalise_ops(raw)
+        except ValueError as exc:
+            problems.append(f"{where} ('{cid}'): {exc}")
+            continue
+        covers = raw.get("covers", [])
+        out.append(Case(cid, ops, [covers] if isinstance(covers, str) else list(covers)))
+    if problems:
+        raise TaskError(task.path, problems)
+    task.cache["cases"] = out
+    return list(out)
+
+
+def timing_inputs(task: Task) -> list[TimingInput]:
+    problems: list[str] = []
+    out: list[TimingInput] = []
+    for i, raw in enumerate(call_author(task, CASES_FILE, "timing_inputs")):
+        where = f"{CASES_FILE} timing_inputs()[{i}]"
+        if not isinstance(raw, dict) or not isinstance(raw.get("id"), str) \
+                or not callable(raw.get("make")):
+            problems.append(f"{where}: needs a string 'id' and a callable 'make(seed)'")
+            continue
+        make = raw["make"]
+
+        def made(seed: int, _make: Any = make) -> list[dict[str, Any]]:
+            return normalise_ops(_make(seed))
+
+        out.append(TimingInput(raw["id"], made, raw.get("size")))
+    if problems:
+        raise TaskError(task.path, problems)
+    return out
+
+
+def held_out(task: Task) -> list[Path]:
+    return [task.path / CASES_FILE]
+
+
+def inspect(task: Task, candidate: Path) -> list[Finding]:
+    return python_compliance.inspect(candidate, task.settings.compliance)
+
+
+def item_rule(item_id: str, expected: Any, diff: list[str]) -> str:
+    """What kind of functional failure an item is, from its id and values."""
+    kind = item_id.rsplit("/", 1)[-1]
+    if kind.startswith(("arg", "kwarg:")):
+        return "mutated-argument"
+    if kind == "stdout":
+        return "wrong-stdout"
+    if isinstance(expected, dict) and "$exception" in expected:
+        return "wrong-exception"
+    if any("exception" in line for line in diff):
+        return "unexpected-exception"
+    return "wrong-value"
+
+
+def validate(task: Task) -> list[str]:
+    problems = []
+    for t in timing_inputs(task):
+        try:
+            t.payload(0)
+        except Exception as exc:
+            problems.append(f"{CASES_FILE} timing input '{t.id}': make(0) raised "
+                            f"{type(exc).__name__}: {exc}")
+    return problems
+
+
+def open_session(task: Task, candidate: Path, *, isolation: str | None = None,
+                 recording: bool = False) -> ModuleSession:
+    session = ModuleSession(task, candidate, guard=not recording)
+    if isolation not in (None, "local"):
+        session.notes.append(f"isolation '{isolation}' asked: module and package sides always "
+                             "run in local workers")
+    return session
+
+
+# --------------------------------------------------------------------- worker processes
 
 def _world_executable(path: str) -> bool:
     """Whether an unprivileged account can execute `path` (every directory on
@@ -184,23 +370,29 @@ def _staged_site(package_dir: Path) -> Path:
     return dest
 
 
-def _own_run_queue_wait() -> int:
-    """ns this thread of the evaluator has spent waiting for a CPU."""
+def _thread_cpu_ns(pid: int) -> int:
+    """CPU time the kernel charged a process's threads (no cgroup to ask)."""
+    total = 0
     try:
-        with open("/proc/thread-self/schedstat") as f:
-            return int(f.read().split()[1])
+        for tid in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
+                total += int(f.read().split()[0])
     except (OSError, ValueError, IndexError):
-        return 0
+        return -1
+    return total
+
+
+class WorkerFailure(SideFailure):
+    """A worker died, timed out, or broke the protocol."""
 
 
 class WorkerProcess:
     """One running frontier_measure.worker, spoken to in msgpack frames."""
 
-    def __init__(self, side: str, root: Path, entry: str, *, owner: tuple[int, int] | None,
-                 home: Path, policy: Policy) -> None:
+    def __init__(self, side: str, root: Path, *, owner: tuple[int, int] | None, home: Path,
+                 policy: Policy, cgroup: cgroups.Cgroup | None) -> None:
         self.side = side
-        self.root = root
-        self.entry = entry
+        self.cgroup = cgroup
         spec = _core.ProcessSpec()
         # -I: no user site, no PYTHON* variables, no cwd on sys.path; -B: no .pyc
         # written into the side's copy. The interpreter must be one the side's
@@ -231,6 +423,10 @@ class WorkerProcess:
         }
         spec.keep_stdin_open = True
         spec.cpus = list(policy.cpus)
+        spec.die_with_parent = True
+        if cgroup is not None:
+            spec.cgroups = cgroup.procs_files
+            spec.kill_cgroup = cgroup.kill_dir
         lim = _core.Limits()
         if owner is not None:
             lim.nproc = policy.nproc
@@ -261,26 +457,28 @@ class WorkerProcess:
 
     def _death(self) -> str:
         try:
-            r = self.handle.wait()
+            r = self.handle.wait(CLOSE_LIMIT_S)
         except Exception as exc:  # the handle may already be reaped
             return f"worker exited ({exc})"
         tail = r.stderr.decode(errors="replace").strip().splitlines()[-3:]
         why = f"worker exited ({r.describe()})"
         return why + (": " + " | ".join(tail) if tail else "")
 
-    def request(self, msg: dict[str, Any], timeout: float) -> dict[str, Any]:
-        data = pack(msg)
-        frame = memoryview(_HEADER.pack(len(data)) + data)
+    def send(self, frame: bytes) -> None:
+        view = memoryview(frame)
         try:
-            while frame:
-                n = os.write(self._in, frame)
-                frame = frame[n:]
+            while view:
+                n = os.write(self._in, view)
+                view = view[n:]
         except BrokenPipeError:
             raise WorkerFailure(self.side, self._death()) from None
+
+    def receive(self, timeout: float) -> dict[str, Any]:
         deadline = time.monotonic() + timeout
         try:
             (n,) = _HEADER.unpack(self._read_exact(4, deadline))
             if n > MAX_REPLY:
+                self.kill()
                 raise WorkerFailure(self.side, f"reply of {n} bytes exceeds the limit")
             reply = unpack(self._read_exact(n, deadline))
         except WorkerFailure as exc:
@@ -296,100 +494,147 @@ class WorkerProcess:
             raise WorkerFailure(self.side, "broke the protocol: reply is not a map")
         return reply
 
-    def schedstat(self) -> tuple[int, int] | None:
-        """(ns on CPU, ns waiting in the run queue) summed over the worker's
-        threads, from the kernel; None where /proc has no schedstat."""
-        on_cpu = waited = 0
-        try:
-            for tid in os.listdir(f"/proc/{self.handle.pid}/task"):
-                with open(f"/proc/{self.handle.pid}/task/{tid}/schedstat") as f:
-                    fields = f.read().split()
-                on_cpu += int(fields[0])
-                waited += int(fields[1])
-        except (OSError, ValueError, IndexError):
-            return None
-        return on_cpu, waited
+    def request(self, msg: dict[str, Any], timeout: float) -> dict[str, Any]:
+        self.send(frame(msg))
+        return self.receive(timeout)
+
+    def cpu_ns(self) -> int:
+        """CPU time charged to the side: its whole cgroup, else the worker's threads."""
+        if self.cgroup is not None:
+            return self.cgroup.cpu_ns()
+        return _thread_cpu_ns(self.handle.pid)
 
     def kill(self) -> None:
         if self.handle.running:
+            if self.cgroup is not None:
+                with contextlib.suppress(OSError):
+                    self.cgroup.thaw()
             self.handle.signal_group(9)
             self.handle.resume()
-            self.handle.wait()
+            self.handle.wait(CLOSE_LIMIT_S)
+        if self.cgroup is not None:
+            with contextlib.suppress(OSError, _core.IsolationError):
+                self.cgroup.kill()
 
     def close(self) -> None:
+        """Ask the worker to exit; kill it (and whatever it started) if it
+        does not within CLOSE_LIMIT_S."""
         if self.handle.running:
             try:
+                if self.cgroup is not None:
+                    self.cgroup.thaw()
                 self.handle.resume()
-                self.request({"cmd": "exit"}, timeout=5)
-                self.handle.wait()
-            except (WorkerFailure, OSError):
-                self.kill()
+                self.request({"cmd": "exit"}, timeout=CLOSE_LIMIT_S)
+                self.handle.wait(CLOSE_LIMIT_S)
+            except (WorkerFailure, OSError, _core.MeasureError):
+                pass
+        self.kill()
+
+
+def frame(msg: dict[str, Any]) -> bytes:
+    data = pack(msg)
+    return _HEADER.pack(len(data)) + data
 
 
 class InputMaker:
-    """Fresh, seeded inputs for timed calls, packed once per batch and shared
-    by both sides (the k-th batch of each side gets the same seeds)."""
+    """Fresh, seeded inputs for timed calls: the k-th batch of each side gets
+    the same seeds, and the request carrying them is built once, before any
+    clock starts, and sent to both sides as the same bytes."""
 
-    def __init__(self, make: Callable[[int], list[dict[str, Any]]], base_seed: int) -> None:
+    def __init__(self, make: Callable[[int], list[dict[str, Any]]], base_seed: int,
+                 values: bool) -> None:
         self.make = make
         self.base = base_seed
+        self.values = values
         self.phase = 0
-        self._cache: dict[tuple[int, int, int], bytes] = {}
+        self._cache: dict[tuple[int, int, int, bool], bytes] = {}
 
-    def batch(self, block: int, loops: int) -> bytes:
-        key = (self.phase, block, loops)
+    def seeds(self, block: int, loops: int) -> list[int]:
+        first = self.base + self.phase * 10**9 + block * 100_000
+        return [first + i for i in range(loops)]
+
+    def request(self, block: int, loops: int, dry: bool = False) -> bytes:
+        key = (self.phase, block, loops, dry)
         if key not in self._cache:
-            if len(self._cache) > 4:
+            if len(self._cache) > 8:
                 self._cache.clear()
-            first = self.base + self.phase * 10**9 + block * 100_000
-            self._cache[key] = pack([self.make(first + i) for i in range(loops)])
+            calls = [self.make(s) for s in self.seeds(block, loops)]
+            self._cache[key] = frame({"cmd": "run", "calls": calls, "values": self.values,
+                                      "dry": dry})
         return self._cache[key]
 
 
-class DigestCheck:
+class HarnessCost:
+    """What the measurement path itself costs per call, on one timing input in
+    one pair of workers: sending the inputs, decoding them, dispatching the
+    operations and turning the outputs into plain data.
+
+    Both sides pay it inside their timed window, which pulls every ratio
+    towards 1 (a 13 us call under a 25 us path reads 10x as 6x). It is
+    measured in the reference's worker (trusted code, frozen out of the
+    candidate's reach) by a dry run right after each of its real batches:
+    the same request with the calls replaced by a no-op and the real run's
+    outputs digested again, timed by the evaluator like any batch. Its median
+    per call is taken off both sides' batches. A candidate's outputs digest
+    to the reference's, so its path costs the same; whatever it costs beyond
+    that (a lazy result, a slow type) stays in its own time."""
+
+    def __init__(self) -> None:
+        self.wall: list[float] = []
+        self.cpu: list[float] = []
+
+    def add(self, wall_ns: int, cpu_ns: int, loops: int) -> None:
+        self.wall.append(wall_ns / loops)
+        if cpu_ns >= 0:
+            self.cpu.append(cpu_ns / loops)
+
+    def per_call(self) -> tuple[float, float]:
+        def median(v: list[float]) -> float:
+            return sorted(v)[len(v) // 2] if v else 0.0
+
+        return median(self.wall), median(self.cpu)
+
+
+class OutputCheck:
     """Compares the outputs of timed calls of the two sides, batch by batch.
 
-    Exact tasks compare a digest of every call. With a float tolerance, digests
-    of equal-enough outputs differ, so the full outputs of a few calls per
-    batch are compared instead, with the tolerance; which calls is drawn from
-    a key the worker never sees, so it cannot be right only where we look."""
+    Exact tasks compare a digest of every call's outputs. With a float
+    tolerance digests of equal-enough outputs differ, so every call's
+    canonical outputs come back and some of them are compared with the
+    tolerance: which ones is drawn after the replies are in, from a key the
+    sides never see, so a side cannot be right only where we look."""
 
     def __init__(self, tolerance: Tolerance, per_batch: int = 6) -> None:
         self.tolerance = tolerance
         self.per_batch = per_batch
         self.key = secrets.randbits(64)
-        self.seen: dict[str, dict[tuple[int, int], tuple[list[str], dict[int, Any]]]] = {
+        self.seen: dict[str, dict[tuple[int, int, int], tuple[list[str], list[Any]]]] = {
             s: {} for s in SIDES}
         self.compared = 0
 
-    def sample(self, key: tuple[int, int], loops: int) -> list[int]:
-        if self.tolerance.exact:
-            return []
-        rng = random.Random(hash((self.key, key)))
-        return sorted(rng.sample(range(loops), min(loops, self.per_batch)))
-
-    def add(self, side: str, key: tuple[int, int], digests: list[str],
-            values: dict[int, Any]) -> None:
+    def add(self, side: str, key: tuple[int, int, int], digests: list[str],
+            values: list[Any]) -> None:
         self.seen[side][key] = (digests, values)
         other = self.seen["candidate" if side == "reference" else "reference"].get(key)
         if other is None:
             return
         ref, ref_values = self.seen["reference"].pop(key)
         cand, cand_values = self.seen["candidate"].pop(key)
-        if len(ref) != len(cand):
-            return  # calibration batches of different sizes share no inputs
+        # Calibration batches of the two sides may differ in size; the shorter
+        # one's inputs are the first of the longer one's.
+        n = min(len(ref), len(cand))
         if self.tolerance.exact:
-            bad = [i for i, (a, b) in enumerate(zip(ref, cand, strict=True)) if a != b]
-            self.compared += len(ref)
+            bad = [i for i in range(n) if ref[i] != cand[i]]
+            self.compared += n
         else:
-            bad = [i for i in sorted(ref_values)
-                   if i not in cand_values
-                   or differences(ref_values[i], cand_values[i], self.tolerance)]
-            self.compared += len(ref_values)
+            rng = random.Random(hash((self.key, key)))
+            picked = sorted(rng.sample(range(n), min(n, self.per_batch)))
+            bad = [i for i in picked if differences(ref_values[i], cand_values[i], self.tolerance)]
+            self.compared += len(picked)
         if bad:
-            raise TimingViolation(
+            raise SideFailure(
                 "candidate",
-                f"timed call {bad[0] + 1} of batch {key[1] + 1} returned something different "
+                f"timed call {bad[0] + 1} of batch {key[2] + 1} returned something different "
                 "from the reference on the same input: results are not computed on each "
                 "call (caching across calls, or work moved out of the timed region), or "
                 "they depend on the input in a way the held-out cases did not show",
@@ -397,102 +642,106 @@ class DigestCheck:
 
 
 class WorkerSide(_core.Side):
-    """One side of a paired comparison, backed by a worker process."""
+    """One side of a paired comparison, backed by a worker process.
 
-    def __init__(self, name: str, worker: WorkerProcess, inputs: InputMaker, check: DigestCheck,
-                 timeout: float) -> None:
+    `measure(loops)` sends a `run` request carrying `loops` fresh inputs and
+    waits for every output as plain data: the batch's wall cost is the
+    evaluator's clock over that exchange, its CPU cost what the kernel charged
+    the side's cgroup meanwhile, each less the measurement path's own cost
+    (`HarnessCost`; the reference's side measures it, with `dry_runs`)."""
+
+    HARNESS_FLOOR = 0.1  # a batch is never taken below this share of its raw time
+
+    def __init__(self, name: str, worker: WorkerProcess, inputs: InputMaker, check: OutputCheck,
+                 timeout: float, process: int, harness: HarnessCost, dry_runs: bool) -> None:
         super().__init__()
         self.name = name
         self.worker = worker
         self.inputs = inputs
         self.check = check
         self.timeout = timeout
+        self.process = process  # which pair of workers: inputs differ between them
+        self.harness = harness
+        self.dry_runs = dry_runs
         self.block = 0
-        self.max_gap = 0.0  # largest unreported share of a request seen
+        self.raw_wall: list[float] = []  # per call, before the harness is taken off
+        self.floored = 0  # batches held at HARNESS_FLOOR
+
+    def _exchange(self, request: bytes) -> tuple[dict[str, Any], int, int]:
+        cpu0 = self.worker.cpu_ns()
+        t0 = _core.now_ns()
+        self.worker.send(request)
+        reply = self.worker.receive(self.timeout)
+        t1 = _core.now_ns()
+        cpu1 = self.worker.cpu_ns()
+        if "error" in reply:
+            raise SideFailure(self.name, f"worker error while timing: {reply['error']}")
+        return reply, t1 - t0, cpu1 - cpu0 if cpu0 >= 0 and cpu1 >= 0 else -1
 
     def measure(self, loops: int) -> _core.Batch:
-        payload = self.inputs.batch(self.block, loops)
-        self.worker.request({"cmd": "prepare", "calls": payload}, self.timeout)
-        before, me_before = self.worker.schedstat(), _own_run_queue_wait()
-        t0 = _core.now_ns()
-        reply = self.worker.request({"cmd": "time"}, self.timeout)
-        observed = _core.now_ns() - t0
-        after, me_after = self.worker.schedstat(), _own_run_queue_wait()
-        if "error" in reply:
-            raise TimingViolation(self.name, f"worker error while timing: {reply['error']}")
-        wall, cpu = int(reply.get("wall_ns", -1)), int(reply.get("cpu_ns", -1))
-        if reply.get("loops") != loops:
-            raise TimingViolation(self.name, f"ran {reply.get('loops')} calls, {loops} asked")
-        # What the worker cannot hide: the CPU time the kernel charged it while
-        # the request ran. A single-threaded worker's timed region lasts at
-        # least as long as the CPU it used there, and it uses very little CPU
-        # outside it, so a reported time below that was not measured honestly.
-        # The round trip we timed is checked too, but only loosely: on a shared
-        # (virtual) machine a process can lose the CPU in ways the kernel does
-        # not count as run-queue wait (steal, reclaim), so it bounds only
-        # gross under-reporting.
-        waited = after[1] - before[1] if before and after else 0
-        waited += me_after - me_before  # the evaluator's own preemptions
-        on_cpu = after[0] - before[0] if before and after else 0
-        cpu_floor = on_cpu - (TIMER_SLACK_NS + TIMER_SLACK_REL * on_cpu)
-        trip_floor = ROUND_TRIP_SHARE * (observed - waited) - ROUND_TRIP_SLACK_NS
-        floor = max(cpu_floor, trip_floor)
-        if wall <= 0 or wall < floor:
-            raise TimingViolation(
-                self.name,
-                f"reported {wall / 1e6:.3f} ms for a batch that used {on_cpu / 1e6:.3f} ms "
-                f"of CPU by the kernel's count (round trip {observed / 1e6:.3f} ms, "
-                f"run-queue wait {waited / 1e6:.3f} ms): the timer was tampered with",
-            )
-        if wall > observed:
-            raise TimingViolation(self.name, f"reported {wall / 1e6:.3f} ms, longer than the "
-                                  f"{observed / 1e6:.3f} ms the whole request took")
-        self.max_gap = max(self.max_gap, (on_cpu - wall) / max(on_cpu, 1))
-        key = (self.inputs.phase, self.block)
-        reply = self.worker.request({"cmd": "digests", "sample": self.check.sample(key, loops)},
-                                    self.timeout)
-        digests, values = reply.get("digests"), reply.get("values", {})
-        if not isinstance(digests, list) or len(digests) != loops or not isinstance(values, dict):
-            raise TimingViolation(self.name, "worker did not return one digest per timed call")
-        self.check.add(self.name, key, digests, values)
+        block = self.process * 1000 + self.block
+        reply, wall, cpu = self._exchange(self.inputs.request(block, loops))
+        digests, values = reply.get("digests"), reply.get("values", [])
+        if not isinstance(digests, list) or len(digests) != loops or \
+                (self.inputs.values and (not isinstance(values, list) or len(values) != loops)):
+            raise SideFailure(self.name, "worker did not return the outputs of every timed call")
+        self.check.add(self.name, (self.inputs.phase, self.process, self.block), digests, values)
+        # Both sides make the dry run, so their processes do the same things in
+        # the same order (a dry run touches the outputs again: the reference's
+        # alone doing it would free them from a warmer cache); only the
+        # reference's is measured for the harness cost.
+        _, dry_wall, dry_cpu = self._exchange(self.inputs.request(block, loops, dry=True))
+        if self.dry_runs:
+            self.harness.add(dry_wall, dry_cpu, loops)
         self.block += 1
+        self.raw_wall.append(wall / loops)
+        h_wall, h_cpu = self.harness.per_call()
+        net_wall = wall - loops * h_wall
+        if net_wall < self.HARNESS_FLOOR * wall:
+            net_wall = self.HARNESS_FLOOR * wall
+            self.floored += 1
         b = _core.Batch()
         b.loops = loops
-        b.wall_ns = wall
-        b.cpu_ns = cpu
+        b.wall_ns = int(net_wall)
+        b.cpu_ns = int(max(cpu - loops * h_cpu, self.HARNESS_FLOOR * cpu)) if cpu >= 0 else -1
         return b
 
     def suspend(self) -> None:
-        self.worker.handle.suspend()
+        if self.worker.cgroup is not None:
+            self.worker.cgroup.freeze()
+        else:
+            self.worker.handle.suspend()
 
     def resume(self) -> None:
-        self.worker.handle.resume()
+        if self.worker.cgroup is not None:
+            self.worker.cgroup.thaw()
+        else:
+            self.worker.handle.resume()
 
 
-# Accounts of the module/package workers. They are not the repository runner's
-# (isolation.ACCOUNTS): that runner kills every process of its accounts between
-# commands, which would take down a worker of a concurrent evaluation.
-ACCOUNTS = {"reference": "fm-py-ref", "candidate": "fm-py-cand"}
+# --------------------------------------------------------------------- the session
 
 
 class ModuleSession:
-    """Private copies of both sides and workers over them, for one evaluation.
+    """Private copies of both sides, and workers over them, for one evaluation.
 
     As root, each side's copy belongs to its own account and is closed to the
-    other (mode 0700 under a 0711 base), and the task's tests/ directory is
-    closed to both for the session (restored afterwards). Without root both
-    sides run as the evaluator's account: stated in `describe()`.
+    other (mode 0700 under a 0711 base), each side's workers live in the side's
+    own cgroup, and the task's tests/ directory is closed to both for the
+    session (restored afterwards). What is not enforced here is in `notes`.
     """
 
-    def __init__(self, task: Any, candidate_dir: Path, *, policy: Policy | None = None,
+    def __init__(self, task: Task, candidate_dir: Path, *, policy: Policy | None = None,
                  guard: bool = True) -> None:
         self.task = task
         self.policy = policy or Policy(nproc=32, memory_mb=4096, disk_mb=512,
                                        timeout_s=task.case_timeout_s)
         self.notes: list[str] = []
         self.owners: dict[str, tuple[int, int] | None] = {s: None for s in SIDES}
+        self.cgroups: dict[str, cgroups.Cgroup | None] = {s: None for s in SIDES}
         self._guarded: list[Path] = []
         self.base = Path(tempfile.mkdtemp(prefix="fm-py-"))
+        self.processes = 0
         try:
             os.chmod(self.base, 0o711)  # sides may pass through to their own area only
             if is_root():
@@ -501,16 +750,24 @@ class ModuleSession:
             else:
                 self.notes.append("not root: both sides run as the evaluator's own account "
                                   "(no account switch, no process limit)")
+            why_not = cgroups.unavailable_reason()
+            if why_not is None:
+                for side in SIDES:
+                    self.cgroups[side] = cgroups.Cgroup(
+                        side, pids_max=self.policy.nproc, memory_max=self.policy.memory_mb << 20)
+            else:
+                self.notes.append(f"no cgroups ({why_not}): a side is suspended by SIGSTOP to "
+                                  "its process group, which a process that leaves the group "
+                                  "escapes; cpu cost counts the worker's own threads only")
             self.dirs = {
                 "reference": self._private_copy("reference", task.reference_dir),
                 "candidate": self._private_copy("candidate", Path(candidate_dir)),
             }
             if guard:
                 self._guard(task.tests_dir)
-        except Exception:
+        except BaseException:
             self.close()
             raise
-        self.timer_gaps: dict[str, float] = {}
 
     def _private_copy(self, side: str, source: Path) -> Path:
         area = self.base / side
@@ -535,24 +792,33 @@ class ModuleSession:
         self._guarded.append(path)
         self.notes.append(f"{path} closed to the sides (mode 0700) during the evaluation")
 
-    def area(self, side: str) -> Path:
-        return self.base / side
-
     def spawn(self, side: str) -> WorkerProcess:
-        w = WorkerProcess(side, self.dirs[side], self.task.entry, owner=self.owners[side],
-                          home=self.area(side), policy=self.policy)
-        reply = w.request({"cmd": "load", "root": str(self.dirs[side]),
-                           "entry": self.task.entry}, self.task.case_timeout_s)
+        """A fresh worker for `side`, its entry imported."""
+        cg = self.cgroups[side]
+        if cg is not None and not cg.empty():
+            cg.kill()  # nothing of an earlier worker may share the new one's cgroup
+        w = WorkerProcess(side, self.dirs[side], owner=self.owners[side],
+                          home=self.base / side, policy=self.policy, cgroup=cg)
+        self.processes += 1
+        try:
+            reply = w.request({"cmd": "load", "root": str(self.dirs[side]),
+                               "entry": self.task.entry}, self.task.case_timeout_s)
+        except BaseException:
+            w.close()
+            raise
         if "error" in reply:
             w.close()
             raise WorkerFailure(side, str(reply["error"]))
         return w
 
+    def build(self, side: str) -> Build:
+        return Build(ok=True)  # Python sources run as they are
+
     # ---- functional
-    def observe(self, side: str, cases: list[Any]) -> Observation:
-        """Run every case on a side, in one worker (a new one after a case
-        kills or hangs it). A side that cannot even start, or that has hung
-        MAX_TIMEOUTS times, fails its remaining cases without running them."""
+    def observe(self, side: str, cases: list[Case]) -> Observation:
+        """Run every case on a side, in one fresh worker (a new one after a
+        case kills or hangs it). A side that cannot even start, or that has
+        hung MAX_TIMEOUTS times, fails its remaining cases without running them."""
         obs = Observation()
         worker: WorkerProcess | None = None
         timeouts = 0
@@ -566,7 +832,7 @@ class ModuleSession:
                             obs.failures[rest.id] = exc.reason
                         break
                 try:
-                    reply = worker.request({"cmd": "observe", "ops": case.ops},
+                    reply = worker.request({"cmd": "observe", "ops": case.payload},
                                            self.task.case_timeout_s)
                 except WorkerFailure as exc:
                     obs.failures[case.id] = exc.reason
@@ -593,25 +859,24 @@ class ModuleSession:
                 worker.close()
         return obs
 
-    def timing_digests(self, side: str, inputs: list[Any], seeds: int = 2) -> dict[str, str]:
+    def timing_digests(self, side: str, inputs: list[TimingInput], seeds: int = 2) -> dict[str, str]:
         """Digests of a side's outputs on the first seeds of each timing input
         (recording uses these to prove timing inputs are deterministic)."""
         out: dict[str, str] = {}
         worker = self.spawn(side)
         try:
             for t in inputs:
-                maker = InputMaker(t.make, 0)
-                worker.request({"cmd": "prepare", "calls": maker.batch(0, seeds)},
-                               self.task.case_timeout_s)
-                worker.request({"cmd": "time"}, self.task.case_timeout_s * seeds)
-                d = worker.request({"cmd": "digests"}, self.task.case_timeout_s)["digests"]
-                out[t.id] = ":".join(d)
+                worker.send(InputMaker(t.payload, 0, values=False).request(0, seeds))
+                reply = worker.receive(self.task.case_timeout_s * seeds)
+                if "error" in reply or not isinstance(reply.get("digests"), list):
+                    raise SideFailure(side, f"timing input '{t.id}': {reply.get('error')}")
+                out[t.id] = ":".join(reply["digests"])
         finally:
             worker.close()
         return out
 
     # ---- performance
-    def time(self, inputs: list[Any], progress: Progress | None = None) -> list[InputTiming]:
+    def time(self, inputs: list[TimingInput], progress: Progress | None = None) -> list[InputTiming]:
         results = []
         for k, t in enumerate(inputs):
             if progress:
@@ -621,55 +886,80 @@ class ModuleSession:
                 break  # the candidate is disqualified; no need to time the rest
         return results
 
-    def _time_one(self, t: Any, seed: int) -> InputTiming:
+    def _time_one(self, t: TimingInput, seed: int) -> InputTiming:
         settings = self.task.timing
         started = time.perf_counter()
-        maker = InputMaker(t.make, base_seed=1000 + seed * 10**11)
-        check = DigestCheck(self.task.tolerance)
-        request_timeout = max(60.0, settings.max_time_s * 4)
-        workers: dict[str, WorkerProcess] = {}
-        collected: list[Any] = []
-        rounds_done = 0
+        maker = InputMaker(t.payload, base_seed=1000 + seed * 10**11,
+                           values=not self.task.tolerance.exact)
+        check = OutputCheck(self.task.tolerance)
+        request_timeout = max(60.0, settings.max_batch_ms / 1e3 * 50)
         loops = 0
-        warnings: list[str] = []
-        try:
-            for side in SIDES:
-                workers[side] = self.spawn(side)
-                workers[side].handle.suspend()
-            ref = WorkerSide("reference", workers["reference"], maker, check, request_timeout)
-            cand = WorkerSide("candidate", workers["candidate"], maker, check, request_timeout)
+
+        sides: list[WorkerSide] = []
+
+        @contextlib.contextmanager
+        def fresh_workers(block: int) -> Iterator[tuple[WorkerSide, WorkerSide]]:
+            # Each block is a new pair of processes. Both start, then both are
+            # frozen before either is timed.
+            workers: dict[str, WorkerProcess] = {}
+            harness = HarnessCost()
+            try:
+                for side in SIDES:
+                    workers[side] = self.spawn(side)
+                ref = WorkerSide("reference", workers["reference"], maker, check,
+                                 request_timeout, block, harness, dry_runs=True)
+                cand = WorkerSide("candidate", workers["candidate"], maker, check,
+                                  request_timeout, block, harness, dry_runs=False)
+                sides.extend((ref, cand))
+                ref.suspend()
+                cand.suspend()
+                maker.phase = 2  # calibration (phase 1) and rounds never share inputs
+                yield ref, cand
+            finally:
+                for w in workers.values():
+                    w.close()
+
+        def calibrate(ref: _core.Side, cand: _core.Side) -> int:
+            nonlocal loops
             maker.phase = 1
             loops = perf.calibrate_loops(ref, cand, int(settings.batch_ms * 1e6),
                                          int(settings.max_batch_ms * 1e6))
+            maker.phase = 2
             # Rounds start from a common block count, so the k-th batch of each
             # side gets the same inputs and their outputs can be compared.
-            maker.phase = 2
-            ref.block = cand.block = 0
+            ref.block = cand.block = 0  # type: ignore[attr-defined]
+            return loops
 
-            def count(done: int, _planned: int) -> None:
-                nonlocal rounds_done
-                rounds_done = done
-
-            collected, summary, plan_warnings = perf.run_rounds(
-                ref, cand, loops=loops, cost=self.task.cost, warmup=settings.warmup,
-                confidence=settings.confidence, threshold=self.task.threshold, precision=settings.precision,
-                max_time=settings.max_time_s, min_rounds=max(settings.min_rounds, 6),
-                max_rounds=settings.max_rounds, seed=seed, progress=count)
-            warnings.extend(plan_warnings)
-            self.timer_gaps[t.id] = max(ref.max_gap, cand.max_gap)
-        except (TimingViolation, WorkerFailure) as exc:
-            side = exc.side
+        # At least one warm-up batch per block: it gives the harness cost its
+        # first measurement before any timed batch needs it.
+        plan = perf.Plan(pairs_per_block=settings.pairs_per_block, min_blocks=settings.min_blocks,
+                         max_blocks=settings.max_blocks, warmup=max(1, settings.warmup),
+                         warmup_every_block=True, precision=settings.precision,
+                         max_time=settings.max_time_s, seed=seed)
+        try:
+            collected, summary, warnings, loops = perf.run_blocks(
+                fresh_workers, cost=self.task.cost, plan=plan, calibrate=calibrate,
+                confidence=settings.confidence, threshold=self.task.threshold)
+        except SideFailure as exc:
             return InputTiming(
-                id=t.id, size=t.size, loops=loops, summary={"rounds": rounds_done},
-                rounds=[], reference_median=float("nan"), candidate_median=float("nan"),
+                id=t.id, size=t.size, loops=loops, summary={}, rounds=[],
+                reference_median=float("nan"), candidate_median=float("nan"),
                 elapsed_s=time.perf_counter() - started,
-                error=f"{side}: {exc.reason}" if side != "candidate" else exc.reason,
-            )
-        finally:
-            for w in workers.values():
-                w.close()
+                error=exc.reason, error_side=exc.side)
         records, ref_costs, cand_costs = perf.round_records(collected, self.task.cost)
         warnings.extend(perf.noise_warnings(ref_costs, cand_costs))
+        harness = sorted(h for s in sides if s.dry_runs for h in s.harness.wall)
+        cand_raw = sorted(w for s in sides if s.name == "candidate" for w in s.raw_wall)
+        h_call = harness[len(harness) // 2] if harness else 0.0
+        raw_call = cand_raw[len(cand_raw) // 2] if cand_raw else 0.0
+        floored = sum(s.floored for s in sides)
+        if raw_call and h_call > 0.5 * raw_call:
+            warnings.append(f"the measurement path costs {h_call / 1e3:.1f} us per call, "
+                            f"{h_call / raw_call:.0%} of the candidate's: its calls are too "
+                            "light for a precise ratio (make the timing input heavier)")
+        if floored:
+            warnings.append(f"{floored} batch(es) held at {WorkerSide.HARNESS_FLOOR:.0%} of their "
+                            "raw time: the measurement path cost about as much as the calls")
         return InputTiming(
             id=t.id, size=t.size, loops=loops, summary=summary.to_dict(),
             rounds=records,
@@ -678,32 +968,38 @@ class ModuleSession:
             elapsed_s=time.perf_counter() - started,
             warnings=warnings,
             outputs_checked=check.compared,
+            extra={"processes": summary.blocks, "harness_ns_per_call": h_call,
+                   "harness_share": h_call / raw_call if raw_call else None},
         )
 
     def describe(self) -> dict[str, Any]:
-        d: dict[str, Any] = {
+        cg = next((c for c in self.cgroups.values() if c is not None), None)
+        return {
             "backend": "local",
             "account_switch": is_root(),
             "accounts": dict(ACCOUNTS) if is_root() else None,
-            "policy": {"nproc": self.policy.nproc if is_root() else None,
+            "cgroups": cg.guarantees() if cg is not None else None,
+            "policy": {"nproc": self.policy.nproc,
                        "memory_mb": self.policy.memory_mb,
                        "file_size_mb": self.policy.file_size_mb,
                        "open_files": self.policy.open_files, "cpus": list(self.policy.cpus)},
             "worker_python": worker_python(is_root())[0],
+            "workers": "a fresh pair of worker processes per block of timed rounds "
+                       "(frontier_measure.worker); the evaluator times each batch from "
+                       "sending its inputs to receiving its outputs as plain data",
+            "suspension": "cgroup freezer" if cg is not None else "SIGSTOP to the process group",
+            "notes": list(self.notes),
         }
-        d["workers"] = "one long-lived python worker per side (frontier_measure.worker)"
-        d["timer_check"] = {
-            "slack_ns": TIMER_SLACK_NS, "slack_rel": TIMER_SLACK_REL,
-            "largest_unreported_share": self.timer_gaps,
-        }
-        d["notes"] = list(self.notes)
-        return d
 
     def close(self) -> None:
         for p in self._guarded:
             with contextlib.suppress(OSError):
                 guard_release(p)
         self._guarded.clear()
+        for side, cg in self.cgroups.items():
+            if cg is not None:
+                cg.remove()
+                self.cgroups[side] = None
         shutil.rmtree(self.base, ignore_errors=True)
 
     def __enter__(self) -> ModuleSession:
@@ -711,7 +1007,3 @@ class ModuleSession:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def open_session(task: Any, candidate_dir: Path, **options: Any) -> ModuleSession:
-    return ModuleSession(task, candidate_dir, **options)

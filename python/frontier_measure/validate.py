@@ -1,0 +1,56 @@
+"""Validation of a task directory: every problem, each naming its file and field.
+
+The same audits for every scale (the task loads, its scale's settings read,
+there are cases and timing inputs of at least two sizes, every promised
+behaviour is covered by a case, golden outputs exist, were recorded from what
+the task holds now and cover every case), plus what only the scale's runner
+can see (`runner.validate`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from . import golden
+from .runners import load
+from .task import TaskError
+
+
+def validate(path: str | Path) -> list[str]:
+    """Every problem with a task, as 'file: field: problem' lines (empty = valid)."""
+    try:
+        task, runner = load(path)
+    except TaskError as exc:
+        return exc.problems
+    problems: list[str] = []
+    try:
+        problems.extend(runner.validate(task))
+        cases = runner.cases(task)
+        inputs = runner.timing_inputs(task)
+    except TaskError as exc:
+        return problems + exc.problems
+    if not cases:
+        problems.append("the task has no functional cases")
+    if len({t.size for t in inputs}) < 2 or len(inputs) < 2:
+        problems.append("the task needs timing inputs of at least 2 sizes")
+    covered: dict[str, list[str]] = {b: [] for b in task.behaviours}
+    for c in cases:
+        for b in c.covers:
+            if b not in covered:
+                problems.append(f"case '{c.id}'.covers: unknown behaviour '{b}' "
+                                "(not in tests/checklist.toml [behaviours])")
+            else:
+                covered[b].append(c.id)
+    for b, ids in covered.items():
+        if not ids:
+            problems.append(f"tests/checklist.toml [behaviours].{b}: no case covers it")
+    try:
+        recorded = golden.load(task, golden.digest(task.reference_dir, runner.held_out(task)))
+    except TaskError as exc:
+        return problems + exc.problems
+    seen = {i.split("/", 1)[0] for i in [*recorded["items"], *recorded["excluded"]]}
+    for c in cases:
+        if c.id not in seen:
+            problems.append(f"tests/golden.json: case '{c.id}' has no recorded items "
+                            "(re-run `frontier-measure record`)")
+    return problems
