@@ -101,14 +101,26 @@ def test_guard_closes_evaluator_data_and_restores_it():
 
 
 def test_leftover_processes_are_killed_and_counted(local):
-    # The plain background job dies with the command's process group; the one
-    # that left the group (setsid; given time to do so before the leader
-    # exits) is found by the sweep and counted.
+    # Two background jobs outlive the command: one in its process group, one
+    # that left it (setsid; given time to do so before the leader exits). In a
+    # cgroup both are counted, whatever their group; without one only the
+    # escaper is (the group dies with the command), found by account or token.
     r = local.run("candidate", "sleep 300 & setsid sleep 301 & sleep 0.3; echo started")
     assert r.exit_code == 0 and r.stdout == b"started\n"
-    assert r.leftover == 1
-    assert "left 1 process(es) running" in r.describe()
+    assert r.leftover == (2 if local.cgroups else 1)
+    assert f"left {r.leftover} process(es) running" in r.describe()
     assert local.sweep("candidate") == 0
+
+
+@pytest.mark.needs_root
+def test_a_side_is_its_cgroup(local):
+    # A helper that left the process group and was never waited for: rusage
+    # knows nothing of its CPU time, the side's cgroup does.
+    r = local.run("candidate", "setsid sh -c 'while :; do :; done' & sleep 0.3")
+    assert r.leftover == 1
+    assert r.cpu_ns - (r.user_ns + r.sys_ns) > 20e6
+    assert local.describe()["cgroups"]["missing"] == []
+    assert all(cg.empty() for cg in local.cgroups.values())
 
 
 def test_timeout_kills_a_command_that_sleeps_forever(local):

@@ -73,6 +73,7 @@ class CommandResult:
     stderr_truncated: bool = False
     leftover: int = 0  # processes of the side still alive after it, killed
     host_wall_ns: int = 0  # wall time seen from the evaluator, overhead included
+    cpu_ns: int = -1  # CPU charged to the side for it (its cgroup where there is one)
 
     @property
     def ok(self) -> bool:
@@ -89,8 +90,13 @@ class CommandResult:
             text += f"; left {self.leftover} process(es) running (killed)"
         return text
 
+    def __post_init__(self) -> None:
+        if self.cpu_ns < 0:
+            self.cpu_ns = self.user_ns + self.sys_ns
+
     @classmethod
-    def from_process(cls, r: Any, leftover: int = 0, host_wall_ns: int = 0) -> CommandResult:
+    def from_process(cls, r: Any, leftover: int = 0, host_wall_ns: int = 0,
+                     cpu_ns: int = -1) -> CommandResult:
         return cls(
             exit_code=r.exit_code,
             signal=r.signal,
@@ -104,6 +110,7 @@ class CommandResult:
             stderr_truncated=r.stderr_truncated,
             leftover=leftover,
             host_wall_ns=host_wall_ns or r.wall_ns,
+            cpu_ns=cpu_ns,
         )
 
 

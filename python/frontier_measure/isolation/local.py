@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import _core
+from . import cgroups
 from .accounts import SIDES, is_root
 from .base import SAFE_PATH, Backend, CommandResult, Policy
 from .procs import (
@@ -35,6 +36,23 @@ class LocalBackend(Backend):
         self._tokens = {s: secrets.token_hex(8) for s in SIDES}
         self.last_leftover: list[str] = []
         uids = self._side_accounts()
+        # Each side is its cgroup: every process a command starts is counted,
+        # killed when the command's leader exits, and charged to the side's
+        # CPU time, whatever process group or session it moved to.
+        self.cgroups: dict[str, cgroups.Cgroup] = {}
+        why_not = cgroups.unavailable_reason()
+        if why_not is None:
+            try:
+                for side in SIDES:
+                    self.cgroups[side] = cgroups.Cgroup(
+                        side, pids_max=self.policy.nproc, memory_max=self.policy.memory_mb << 20)
+            except BaseException:
+                self._remove_cgroups()
+                raise
+        else:
+            self.notes.append(f"no cgroups ({why_not}): processes that leave the command's "
+                              "process group are found by account or token and killed after "
+                              "the command; their CPU time is not charged to the side")
         if is_root():
             self._subreaper = become_subreaper()
         else:
@@ -69,6 +87,10 @@ class LocalBackend(Backend):
         if is_root():
             uid, gid = self._owners[side]
             s.uid, s.gid = uid, gid
+        cg = self.cgroups.get(side)
+        if cg is not None:
+            s.cgroups = cg.procs_files
+            s.kill_cgroup = cg.kill_dir
         return s
 
     def _env(self, side: str, env: Mapping[str, str] | None, path_prepend: Sequence[str],
@@ -94,8 +116,18 @@ class LocalBackend(Backend):
         where = self.side_path(side, cwd)
         spec = self._spec(side, argv, where, self._env(side, env, path_prepend, where),
                           timeout, stdin)
+        cg = self.cgroups.get(side)
+        cpu0 = cg.cpu_ns() if cg is not None else -1
         r = _core.run_process(spec)
-        return CommandResult.from_process(r, leftover=self.sweep(side))
+        leftover = r.leftover
+        if cg is not None:
+            # The runner killed what was left (v2); wait for it to be gone (and
+            # kill it here where there is no cgroup.kill), so its CPU is counted.
+            killed = cg.kill()
+            leftover = leftover or killed
+        leftover += self.sweep(side)
+        cpu = cg.cpu_ns() - cpu0 if cg is not None else r.user_ns + r.sys_ns
+        return CommandResult.from_process(r, leftover=leftover, cpu_ns=cpu)
 
     def _side_processes(self, side: str) -> list[int]:
         if is_root():
@@ -176,4 +208,17 @@ class LocalBackend(Backend):
     def describe(self) -> dict[str, Any]:
         d = super().describe()
         d["process_sweep"] = "kill(-1) as the side's account" if is_root() else "by environment token"
+        cg = next(iter(self.cgroups.values()), None)
+        d["cgroups"] = cg.guarantees() if cg is not None else None
+        d["cpu_cost"] = ("the side's cgroup: every process a command started" if cg is not None
+                         else "the command and the children it waited for (rusage)")
         return d
+
+    def _remove_cgroups(self) -> None:
+        for cg in self.cgroups.values():
+            cg.remove()
+        self.cgroups = {}
+
+    def close(self) -> None:
+        super().close()
+        self._remove_cgroups()
