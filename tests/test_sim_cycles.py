@@ -63,9 +63,9 @@ def test_golden_bare(name: str) -> None:
 
 @pytest.mark.parametrize("name", sorted(GOLDEN_C))
 def test_golden_c(name: str) -> None:
-    version = _zig_version()
-    if version != GOLDEN_C_ZIG:
-        pytest.skip(f"golden C counts are for ziglang {GOLDEN_C_ZIG}, this is {version}")
+    # pyproject.toml pins ziglang (the kernel extra) to this version: another
+    # one is a broken setup, not a reason to check nothing.
+    assert _zig_version() == GOLDEN_C_ZIG, "install the pinned ziglang (pip install -e '.[kernel]')"
     assert _counts(name) == GOLDEN_C[name]
 
 

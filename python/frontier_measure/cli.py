@@ -64,7 +64,9 @@ def info(json_out: Path | None) -> None:
               default="wall", show_default=True, help="What a run costs.")
 @click.option("--precision", default=0.01, show_default=True,
               help="With --rounds auto: stop once the interval half-width is below this (0.01 = 1%).")
-@click.option("--max-time", default=60.0, show_default=True, help="With --rounds auto: time budget in s.")
+@click.option("--max-time", default=10.0, show_default=True,
+              help="With --rounds auto: time budget in s (the same as the Python API's). On a "
+                   "busy machine the budget, not --precision, usually ends a comparison.")
 @click.option("--timeout", default=600.0, show_default=True, help="Per-run timeout in s.")
 @click.option("--shell", is_flag=True, help="Run each CMD through /bin/sh -c.")
 @click.option("--seed", default=0, show_default=True, help="Seed of the AB/BA round order.")

@@ -79,6 +79,17 @@ def capabilities() -> dict[str, Any]:
     return caps
 
 
+def _cgroups() -> dict[str, Any]:
+    from .isolation import cgroups
+
+    why_not = cgroups.unavailable_reason()
+    if why_not is not None:
+        return {"available": False, "reason": why_not}
+    lay = cgroups.layout()
+    return {"available": True, "v2": str(lay.v2) if lay.v2 else None,
+            "v1": {c: str(p) for c, p in sorted(lay.v1.items())}}
+
+
 def environment(*, include_counters: bool = True) -> dict[str, Any]:
     env: dict[str, Any] = {
         "hostname": platform.node(),
@@ -92,6 +103,11 @@ def environment(*, include_counters: bool = True) -> dict[str, Any]:
         "clock": clock(),
         "governor": _read("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"),
         "aslr": _read("/proc/sys/kernel/randomize_va_space"),
+        # Every measured command starts a session of its own (setsid); with
+        # autogroup on, the scheduler shares the CPU between sessions first, so
+        # a CPU hog in the caller's session barely slows the measured commands.
+        "sched_autogroup": _read("/proc/sys/kernel/sched_autogroup_enabled"),
+        "cgroups": _cgroups(),
         "perf_event_paranoid": _read("/proc/sys/kernel/perf_event_paranoid"),
         "load_average": list(os.getloadavg()),
         "capabilities": capabilities(),
