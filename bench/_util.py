@@ -13,14 +13,41 @@ HERE = Path(__file__).resolve().parent
 BUILD = HERE.parent / "build" / "bench"
 
 
-def busy_binary() -> str:
-    """Compile bench/busy.c once (static, so start-up is small and stable)."""
+def _compiled(name: str) -> str:
+    """Compile bench/<name>.c once (static, so start-up is small and stable)."""
     BUILD.mkdir(parents=True, exist_ok=True)
-    out = BUILD / "busy"
-    src = HERE / "busy.c"
+    out = BUILD / name
+    src = HERE / f"{name}.c"
     if not out.exists() or out.stat().st_mtime < src.stat().st_mtime:
         subprocess.run(["cc", "-O1", "-static", "-o", str(out), str(src)], check=True)
     return str(out)
+
+
+def busy_binary() -> str:
+    return _compiled("busy")
+
+
+def spawn_runs(argv: list[str], reps: int) -> list[tuple[int, int]]:
+    """(wall, cpu) in ns of each of `reps` runs of a command, measured outside
+    frontier-measure: bench/launch.c, posix_spawn from a small process."""
+    out = subprocess.run([_compiled("launch"), str(reps), *argv], capture_output=True,
+                         text=True, check=True).stdout
+    return [(int(w), int(c)) for w, c in (line.split() for line in out.splitlines())]
+
+
+def outside_ratio(slow: list[str], fast: list[str], reps: int = 60) -> float:
+    """The true ratio of two CPU-bound commands, start-up included, measured
+    outside the instrument under test: the ratio of the CPU time the kernel
+    charged each (on a quiet machine it is the wall ratio; unlike wall time
+    it hardly moves under load), from alternating bursts of runs."""
+    import statistics
+
+    a: list[int] = []
+    b: list[int] = []
+    for _ in range(6):
+        a += [c for _, c in spawn_runs(slow, reps // 6)]
+        b += [c for _, c in spawn_runs(fast, reps // 6)]
+    return statistics.median(a) / statistics.median(b)
 
 
 def _run_ns(exe: str, iters: int) -> int:
@@ -41,24 +68,6 @@ def iterations_for(ms: float) -> int:
         if work > 20e6:
             return int(n * ms * 1e6 / work)
         n *= 4
-
-
-def startup_fraction(exe: str, n: int, reps: int = 61) -> float:
-    """Process start-up s as a fraction of the work W of `n` iterations, so a
-    command doing k N iterations against N has true ratio (s/W + k)/(s/W + 1).
-    Runs of 0 and of n iterations alternate, so both see the same machine."""
-    import statistics
-
-    empty, full = [], []
-    for _ in range(reps):
-        empty.append(_run_ns(exe, 0))
-        full.append(_run_ns(exe, n))
-    startup = statistics.median(empty)
-    return startup / (statistics.median(full) - startup)
-
-
-def true_ratio(k: float, fraction: float) -> float:
-    return (fraction + k) / (fraction + 1.0)
 
 
 def chunks(k: int, size: int = 2000):

@@ -6,6 +6,8 @@ reason."""
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -110,3 +112,30 @@ def test_cli_eval_writes_result_and_reward(task, tmp_path):
     assert data["reward"] == 0.0 and data["compliant"] == 1.0
     assert 0 < data["functional_pass_rate"] < 1
     assert (tmp_path / "out" / "module-dedupe" / "result.json").is_file()
+
+
+def test_a_reference_that_fails_while_timed_is_an_evaluation_error(tmp_path):
+    # Not a verdict on the candidate: the evaluation itself could not be done.
+    import tempfile
+
+    from frontier_measure import runners
+    from frontier_measure.evaluate import EvaluationError, evaluate
+    from frontier_measure.record import record
+
+    task = quick_task(tmp_path, "module", "dedupe")
+    # Where the reference's own account can see it (tmp_path is private).
+    flag = Path(tempfile.gettempdir()) / f"fm-break-the-reference-{os.getpid()}"
+    ref = task / "environment" / "workspace" / "dedupe.py"
+    ref.write_text("import os\n" + ref.read_text().replace(
+        "    kept = []\n",
+        f"    if len(records) == 1500 and os.path.exists({str(flag)!r}):\n"
+        "        os._exit(3)\n    kept = []\n", 1))
+    record(*runners.load(task), runs=2)
+    flag.write_text("")
+    try:
+        with pytest.raises(EvaluationError, match="the reference failed"):
+            evaluate(task, out=tmp_path / "out")
+    finally:
+        flag.unlink()
+    stored = load_result(tmp_path / "out" / "module-dedupe" / "result.json")
+    assert stored["failure"]["stage"] == "error" and stored["reward"]["reward"] == 0

@@ -574,8 +574,10 @@ class HarnessCost:
     measured in the reference's worker (trusted code, frozen out of the
     candidate's reach) by a dry run right after each of its real batches:
     the same request with the calls replaced by a no-op and the real run's
-    outputs digested again, timed by the evaluator like any batch. Its median
-    per call is taken off both sides' batches. A candidate's outputs digest
+    outputs digested again, timed by the evaluator like any batch. Its
+    smallest cost per call so far in the block is taken off both sides'
+    batches: the path does the same work every time, so anything above its
+    minimum is the machine's noise (a preemption), not the path. A candidate's outputs digest
     to the reference's, so its path costs the same; whatever it costs beyond
     that (a lazy result, a slow type) stays in its own time."""
 
@@ -589,10 +591,7 @@ class HarnessCost:
             self.cpu.append(cpu_ns / loops)
 
     def per_call(self) -> tuple[float, float]:
-        def median(v: list[float]) -> float:
-            return sorted(v)[len(v) // 2] if v else 0.0
-
-        return median(self.wall), median(self.cpu)
+        return min(self.wall, default=0.0), min(self.cpu, default=0.0)
 
 
 class OutputCheck:
@@ -948,7 +947,7 @@ class ModuleSession:
                 error=exc.reason, error_side=exc.side)
         records, ref_costs, cand_costs = perf.round_records(collected, self.task.cost)
         warnings.extend(perf.noise_warnings(ref_costs, cand_costs))
-        harness = sorted(h for s in sides if s.dry_runs for h in s.harness.wall)
+        harness = sorted(s.harness.per_call()[0] for s in sides if s.dry_runs)
         cand_raw = sorted(w for s in sides if s.name == "candidate" for w in s.raw_wall)
         h_call = harness[len(harness) // 2] if harness else 0.0
         raw_call = cand_raw[len(cand_raw) // 2] if cand_raw else 0.0

@@ -1,0 +1,93 @@
+"""(f) The measurement path's own cost, and what it does to a ratio.
+
+At module and package scale a timed batch is timed from sending its inputs to
+receiving every output as plain data (decoding the inputs, dispatching the
+operations and digesting the outputs happen inside the window, so no side can
+work where the clock does not look). That path costs both sides the same, so
+it pulls ratios towards 1; the runner measures it with a dry run in the
+reference's worker and takes it off both sides.
+
+For every bundled module and package task and each timing input, side by side
+in one run:
+  harness per call    the dry run's median cost per call (ns), and per batch
+  share               harness / the candidate's raw cost per call
+  evaluator           the speedup frontier-measure reports (oracle vs reference)
+  direct              the same calls on the same inputs timed directly, outside
+                      the harness (bench/_direct.py: fresh processes with the
+                      workers' interpreter, alternating sides, GC on as in the
+                      workers)
+  difference          evaluator / direct - 1; target within +-5%
+
+Usage: python bench/harness_overhead.py [--tasks module/dedupe,...] [--repeats 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from _util import show
+from frontier_measure import runners
+from frontier_measure.isolation import is_root
+from frontier_measure.observe import pack
+from frontier_measure.runners.module import worker_python
+from frontier_measure.task import find_tasks
+
+ROOT = Path(__file__).resolve().parents[1]
+HERE = Path(__file__).resolve().parent
+
+
+def direct(task, runner, t, loops: int, repeats: int) -> tuple[float, float]:
+    """(reference, candidate) cost per call timed directly, in ns."""
+    python, sitedirs = worker_python(is_root())
+    calls = [t.payload(10**9 + s) for s in range(loops)]
+    with tempfile.NamedTemporaryFile(suffix=".msgpack") as f:
+        f.write(pack(calls))
+        f.flush()
+        boot = (f"import site, sys\nfor d in {sitedirs!r}: site.addsitedir(d)\n"
+                f"sys.argv = sys.argv[1:]\nexec(open({str(HERE / '_direct.py')!r}).read())\n")
+        out: dict[str, list[float]] = {"reference": [], "candidate": []}
+        for _ in range(repeats):
+            for side, d in (("reference", task.reference_dir), ("candidate", task.oracle_dir)):
+                r = subprocess.run([python, "-I", "-c", boot, "_direct.py", str(d), task.entry,
+                                    f.name, str(loops), "7"], capture_output=True, text=True,
+                                   check=True)
+                out[side].append(float(r.stdout))
+    return statistics.median(out["reference"]), statistics.median(out["candidate"])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--tasks", default="", help="comma-separated scale/name (default: all)")
+    ap.add_argument("--repeats", type=int, default=5, help="direct runs per side")
+    args = ap.parse_args()
+    dirs = [ROOT / "tasks" / t for t in args.tasks.split(",")] if args.tasks else [
+        p for p in find_tasks(ROOT / "tasks") if p.parent.name in ("module", "package")]
+    rows = []
+    for d in dirs:
+        task, runner = runners.load(d)
+        started = time.perf_counter()
+        with runner.open_session(task, task.oracle_dir) as session:
+            timings = session.time(runner.timing_inputs(task))
+        inputs = {t.id: t for t in runner.timing_inputs(task)}
+        for timing in timings:
+            row = timing.to_dict()
+            ref, cand = direct(task, runner, inputs[timing.id], max(1, timing.loops), args.repeats)
+            truth = ref / cand
+            h = row["harness_ns_per_call"]
+            rows.append([f"{task.scale}/{d.name}", timing.id, f"{h / 1e3:.1f} us",
+                         f"{h * timing.loops / 1e6:.2f} ms", f"{row['harness_share']:.0%}",
+                         f"{row['speedup']:.3f}x [{row['ci_low']:.2f}, {row['ci_high']:.2f}]",
+                         f"{truth:.3f}x", f"{row['speedup'] / truth - 1:+.1%}"])
+        print(f"{d.name}: {time.perf_counter() - started:.0f} s", flush=True)
+    show("measurement path cost, and the evaluator's speedup next to direct timing",
+         ["task", "timing input", "harness/call", "harness/batch", "share", "evaluator [95% CI]",
+          "direct", "difference"], rows)
+
+
+if __name__ == "__main__":
+    main()
