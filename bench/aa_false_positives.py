@@ -89,7 +89,7 @@ def main() -> None:
         "commands": ("identical commands (~3 ms busy loop)",
                      lambda: compare_trials(lambda: (cmd, list(cmd)), args.trials, rounds)),
         "workers": (f"{task} reference vs itself, {input_id} (fresh workers per block)",
-                    lambda: worker_trials(ROOT / "tasks" / task, input_id, args.trials, 5)),
+                    lambda: worker_trials(ROOT / "tasks" / task, input_id, args.trials, 8)),
     }
     rows = []
     with Load(args.load) as load:

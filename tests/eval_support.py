@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[1]
 CANDIDATES = Path(__file__).resolve().parent / "candidates"
 
 # Enough rounds for an interval, little enough to keep the suite quick.
-QUICK_TIMING = {"min_blocks": 5, "max_blocks": 8, "max_time_s": 2, "warmup": 1}
+QUICK_TIMING = {"min_blocks": 8, "max_blocks": 10, "max_time_s": 2, "warmup": 1}
 
 
 def quick_task(tmp_path: Path, scale: str, name: str, allow_imports: list[str] | None = None,

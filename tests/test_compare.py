@@ -22,12 +22,12 @@ def work(n: int):
 
 
 def test_callables_big_ratio_is_found():
-    r = fm.compare(work(20000), work(2000), rounds=12, threshold=2.0)
+    r = fm.compare(work(20000), work(2000), rounds=16, threshold=2.0)
     assert r.verdict == "faster"
     assert 3 < r.speedup < 30
     assert r.meets_threshold is True
-    assert r.summary.rounds == 12
-    assert len(r.rounds) == 12
+    assert r.summary.rounds == 16
+    assert len(r.rounds) == 16
     # One loop count shared by both sides, calibrated to a batch of >= 1 ms.
     assert r.loops >= 1
     assert all(x["reference_wall_ns"] > 0 and x["candidate_wall_ns"] > 0 for x in r.rounds)
@@ -35,23 +35,23 @@ def test_callables_big_ratio_is_found():
 
 
 def test_slower_candidate():
-    r = fm.compare(work(2000), work(20000), rounds=12)
+    r = fm.compare(work(2000), work(20000), rounds=16)
     assert r.verdict == "slower" and r.speedup < 0.5
 
 
 def test_auto_rounds_stop_at_precision_or_budget():
     r = fm.compare(work(5000), work(5000), precision=5.0, max_time=5)
-    # Any interval is narrow enough at this precision: the pilot only (30
-    # rounds by default: 5 blocks of 3 pairs).
-    assert (r.summary.rounds, r.summary.pairs, r.summary.blocks) == (30, 15, 5)
-    assert [x["block"] for x in r.rounds] == [b for b in range(5) for _ in range(6)]
-    assert [x["pair"] for x in r.rounds] == [i // 2 for i in range(30)]
+    # Any interval is narrow enough at this precision: the pilot only (32
+    # rounds by default: 8 blocks of 2 pairs).
+    assert (r.summary.rounds, r.summary.pairs, r.summary.blocks) == (32, 16, 8)
+    assert [x["block"] for x in r.rounds] == [b for b in range(8) for _ in range(4)]
+    assert [x["pair"] for x in r.rounds] == [i // 2 for i in range(32)]
 
 
 def test_fixed_rounds_are_split_into_enough_blocks():
-    r = fm.compare(work(5000), work(4000), rounds=13)
-    # 13 rounds: 6 whole pairs, each its own block, so that a claim is possible.
-    assert (r.summary.rounds, r.summary.pairs, r.summary.blocks) == (12, 6, 6)
+    r = fm.compare(work(5000), work(4000), rounds=17)
+    # 17 rounds: 8 whole pairs, each its own block, so that a claim is possible.
+    assert (r.summary.rounds, r.summary.pairs, r.summary.blocks) == (16, 8, 8)
     assert r.verdict != "insufficient"
 
 
@@ -62,7 +62,7 @@ def test_threshold_must_be_positive_before_any_work():
 
 def test_commands_and_json_roundtrip():
     r = fm.compare(["sh", "-c", "i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done"],
-                   "sh -c 'i=0; while [ $i -lt 3000 ]; do i=$((i+1)); done'", rounds=12)
+                   "sh -c 'i=0; while [ $i -lt 3000 ]; do i=$((i+1)); done'", rounds=16)
     assert r.verdict == "faster"
     d = json.loads(json.dumps(r.to_dict()))
     assert d["summary"]["verdict"] == "faster"
@@ -71,7 +71,7 @@ def test_commands_and_json_roundtrip():
 
 def test_cpu_cost_for_commands():
     r = fm.compare("sh -c 'i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done'",
-                   "sh -c 'sleep 0.05'", rounds=12, cost="cpu")
+                   "sh -c 'sleep 0.05'", rounds=16, cost="cpu")
     # Sleeping costs wall time but almost no CPU.
     assert r.speedup > 3
 
@@ -125,7 +125,7 @@ def test_cli_compare_prints_the_table(tmp_path):
     out = tmp_path / "r.json"
     res = CliRunner().invoke(main, [
         "compare", "--ref", "sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done'",
-        "--cand", "true", "--rounds", "12", "--threshold", "1.5", "--json", str(out)])
+        "--cand", "true", "--rounds", "16", "--threshold", "1.5", "--json", str(out)])
     assert res.exit_code == 0, res.output
     assert "speedup (reference/candidate)" in res.output
     assert "verdict" in res.output and "faster" in res.output

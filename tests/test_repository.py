@@ -213,12 +213,12 @@ def test_timing_rows_and_output_recheck_on_timed_runs(task, tmp_path):
     # reference's output is caught.
     t, runner = runners.load(task)
     small = [i for i in runner.timing_inputs(t) if i.id == "small"]
-    t.timing.min_blocks = t.timing.max_blocks = 5
+    t.timing.min_blocks = t.timing.max_blocks = 8
     t.timing.pairs_per_block = 1
     with runner.open_session(t, t.oracle_dir) as session:
         row = session.time(small)[0].to_dict()
-    assert row["error"] is None and row["rounds"] == 10 and len(row["samples"]) == 10
-    assert [s["block"] for s in row["samples"]] == [b for b in range(5) for _ in range(2)]
+    assert row["error"] is None and row["rounds"] == 16 and len(row["samples"]) == 16
+    assert [s["block"] for s in row["samples"]] == [b for b in range(8) for _ in range(2)]
     assert row["speedup"] > 0 and row["ci_low"] <= row["speedup"] <= row["ci_high"]
     with runner.open_session(t, CANDIDATES / "missing_file") as session:
         row = session.time(small)[0].to_dict()

@@ -42,10 +42,10 @@ def test_block_value_is_the_median_of_its_pairs():
 
 
 def test_summary_on_hand_computed_blocks():
-    # Five blocks of one pair each, block values ln 2 * (1, 1, 1, 1, 1): exact.
-    ref, cand = [2.0] * 10, [1.0] * 10
+    # Eight blocks of one pair each, every block value ln 2: exact.
+    ref, cand = [2.0] * 16, [1.0] * 16
     s = stats.summarize(ref, cand, threshold=1.5)
-    assert (s.rounds, s.pairs, s.blocks) == (10, 5, 5)
+    assert (s.rounds, s.pairs, s.blocks) == (16, 8, 8)
     assert s.speedup == pytest.approx(2.0)
     assert s.ci_low == pytest.approx(2.0) and s.ci_high == pytest.approx(2.0)
     assert s.verdict == "faster" and s.meets_threshold is True
@@ -54,48 +54,49 @@ def test_summary_on_hand_computed_blocks():
 
 
 def test_interval_is_student_t_over_block_values():
-    # Block values (log) 0.1, 0.2, 0.3, 0.4, 0.5: mean 0.3, sd 0.1581.
-    d = [0.1, 0.2, 0.3, 0.4, 0.5]
+    # Block values (log) 0.1 .. 0.8: mean 0.45, sd 0.24495; t(7) quantiles.
+    d = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]
     ref = np.exp(np.repeat(d, 2))
-    s = stats.summarize(ref, np.ones(10))
-    half = 2.776445 * 0.158114 / math.sqrt(5)
-    assert math.log(s.speedup) == pytest.approx(0.3)
-    assert math.log(s.ci_low) == pytest.approx(0.3 - half, rel=1e-4)
-    assert math.log(s.ci_high) == pytest.approx(0.3 + half, rel=1e-4)
-    assert math.log(s.lower_bound) == pytest.approx(0.3 - 2.131847 * 0.158114 / math.sqrt(5),
-                                                    rel=1e-4)
+    s = stats.summarize(ref, np.ones(16))
+    se = 0.244949 / math.sqrt(8)
+    assert math.log(s.speedup) == pytest.approx(0.45)
+    assert math.log(s.ci_low) == pytest.approx(0.45 - 2.364624 * se, rel=1e-4)
+    assert math.log(s.ci_high) == pytest.approx(0.45 + 2.364624 * se, rel=1e-4)
+    assert math.log(s.lower_bound) == pytest.approx(0.45 - 1.894579 * se, rel=1e-4)
 
 
 def test_blocks_are_the_unit_of_the_interval():
-    # The same 20 pairs, once as 20 blocks, once as 5 blocks of 4 pairs whose
+    # The same 32 pairs, once as 32 blocks, once as 8 blocks of 4 pairs whose
     # levels differ (a process-level effect): the second interval is wider.
     rng = np.random.default_rng(3)
-    level = np.repeat(rng.normal(0, 0.05, 5), 8)
-    d = level + rng.normal(0, 0.005, 40)
+    level = np.repeat(rng.normal(0, 0.05, 8), 8)
+    d = level + rng.normal(0, 0.005, 64)
     ref = np.exp(d)
-    pairs = [i // 2 for i in range(40)]
-    fine = stats.summarize(ref, np.ones(40), pairs=pairs, blocks=pairs)
-    coarse = stats.summarize(ref, np.ones(40), pairs=pairs, blocks=[p // 4 for p in pairs])
-    assert coarse.blocks == 5 and fine.blocks == 20
+    pairs = [i // 2 for i in range(64)]
+    fine = stats.summarize(ref, np.ones(64), pairs=pairs, blocks=pairs)
+    coarse = stats.summarize(ref, np.ones(64), pairs=pairs, blocks=[p // 4 for p in pairs])
+    assert coarse.blocks == 8 and fine.blocks == 32
     assert coarse.half_width > 2 * fine.half_width
 
 
 def test_verdicts():
-    up = [1.1, 1.2, 1.15, 1.3, 1.12, 1.25, 1.18, 1.22, 1.05, 1.4, 1.11, 1.09]
-    assert stats.summarize(up, [1.0] * 12).verdict == "faster"
-    assert stats.summarize([1.0] * 12, up).verdict == "slower"
-    mixed = [1.1, 0.95, 0.9, 1.02, 1.05, 0.97, 0.96, 1.01, 1.03, 0.99, 0.98, 1.0]
-    assert stats.summarize(mixed, [1.0] * 12).verdict == "indistinguishable"
+    up = [1.1, 1.2, 1.15, 1.3, 1.12, 1.25, 1.18, 1.22, 1.05, 1.4, 1.11, 1.09, 1.2, 1.1, 1.3,
+          1.15]
+    assert stats.summarize(up, [1.0] * 16).verdict == "faster"
+    assert stats.summarize([1.0] * 16, up).verdict == "slower"
+    mixed = [1.1, 0.95, 0.9, 1.02, 1.05, 0.97, 0.96, 1.01, 1.03, 0.99, 0.98, 1.0, 1.02, 0.98,
+             1.0, 1.01]
+    assert stats.summarize(mixed, [1.0] * 16).verdict == "indistinguishable"
 
 
 def test_refuses_claims_from_too_few_blocks():
-    s = stats.summarize([2.0] * 9, [1.0] * 9, threshold=1.1)  # 4 complete pairs
+    s = stats.summarize([2.0] * 15, [1.0] * 15, threshold=1.1)  # 7 complete pairs
     assert s.verdict == "insufficient"
     assert s.ci_low is None
     assert s.meets_threshold is False
     assert any(f"at least {stats.MIN_BLOCKS} blocks" in w for w in s.warnings)
     assert any("without their mirror" in w for w in s.warnings)
-    assert stats.summarize([2.0] * 10, [1.0] * 10).verdict == "faster"
+    assert stats.summarize([2.0] * 16, [1.0] * 16).verdict == "faster"
 
 
 def test_deterministic():
@@ -113,8 +114,8 @@ def test_flags_autocorrelated_blocks():
 
 
 def test_half_width_in_log_space():
-    s = stats.summarize([1.01, 0.99, 1.0, 1.02, 0.98, 1.0, 1.01, 0.99, 1.03, 1.0, 0.97, 1.0],
-                        [1.0] * 12)
+    s = stats.summarize([1.01, 0.99, 1.0, 1.02, 0.98, 1.0, 1.01, 0.99, 1.03, 1.0, 0.97, 1.0,
+                         1.02, 0.99, 1.0, 1.01], [1.0] * 16)
     assert s.half_width == pytest.approx(max(math.log(s.speedup) - math.log(s.ci_low),
                                              math.log(s.ci_high) - math.log(s.speedup)))
 

@@ -49,7 +49,7 @@ def test_bundled_task_counts():
 def test_settings_are_read(task_copy):
     t = load(task_copy)
     assert (t.scale, t.entry, t.threshold, t.cost) == ("module", "dedupe", 3.0, "wall")
-    assert t.timing.min_blocks == 5 and t.timing.pairs_per_block == 3
+    assert t.timing.min_blocks == 8 and t.timing.pairs_per_block == 2
     assert t.timing.batch_ms == 4.0
     assert t.tolerance.exact
     assert "keeps-first" in t.behaviours
@@ -66,7 +66,7 @@ def test_every_problem_is_listed_with_file_and_field(task_copy):
     edit(task_copy / "task.toml", 'scale = "module"', 'scale = "galaxy"')
     edit(task_copy / "task.toml", "threshold = 3.0", 'threshold = "fast"')
     edit(task_copy / "task.toml", 'cost = "wall"', 'cost = "joules"')
-    edit(task_copy / "task.toml", "min_blocks = 5", "min_blocks = 0\nwobble = 1")
+    edit(task_copy / "task.toml", "min_blocks = 8", "min_blocks = 0\nwobble = 1")
     (task_copy / "instruction.md").unlink()
     problems = validate(task_copy)
     joined = "\n".join(problems)

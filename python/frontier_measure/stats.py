@@ -43,7 +43,10 @@ from typing import Literal
 
 import numpy as np
 
-MIN_BLOCKS = 5  # below this no claim is made (t with 4 degrees of freedom: x2.78)
+# Below this no claim is made. With 5 blocks (t with 4 degrees of freedom) A/A
+# comparisons under load were called different 7-7.5% of the time (bench/,
+# 200 trials each, callables and commands); with 8 or more, 4-5.5%.
+MIN_BLOCKS = 8
 Verdict = Literal["faster", "slower", "indistinguishable", "insufficient"]
 Samples = Sequence[float] | np.ndarray
 

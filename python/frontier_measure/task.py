@@ -52,9 +52,9 @@ class TimingSettings:
     """How timing inputs are timed ([metadata.frontier.timing]); see perf.Plan."""
 
     warmup: int = 1
-    pairs_per_block: int = 3  # AB/BA pairs per block (per pair of fresh workers)
-    min_blocks: int = 5  # the pilot; the interval is built over blocks
-    max_blocks: int = 20
+    pairs_per_block: int = 2  # AB/BA pairs per block (per pair of fresh workers)
+    min_blocks: int = 8  # the pilot; the interval is built over blocks
+    max_blocks: int = 24
     max_time_s: float = 6.0  # per timing input, blocks only
     precision: float = 0.05  # stop when the interval half-width (log) is below this
     batch_ms: float = 20.0   # calibration target for the cheaper side's batch
