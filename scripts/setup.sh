@@ -11,6 +11,7 @@ debian_packages=(
   hyperfine                                        # bench: side-by-side comparison
   qemu-user-static                                 # kernel scale: differential tests
   docker.io debootstrap                            # repository scale: Docker backend
+  bubblewrap                                       # namespaces of each side (local backend, workers)
   make gcc                                         # repository scale: bundled task builds
 )
 

@@ -169,7 +169,8 @@ def _check_hostile(task: Path, isolation: str, name: str, tmp: Path) -> None:
         assert "WROTE" not in log and "denied" in log
         assert rule in ("wrong-stdout", "wrong-stderr", "changed-file", "wrong-exit-code")
     elif name == "hostile_fork_bomb":
-        assert rule in ("wrong-exit-code", "wrong-stdout", "wrong-stderr", "left-processes")
+        assert rule in ("wrong-exit-code", "wrong-stdout", "wrong-stderr", "left-processes",
+                        "timeout")
     elif name == "hostile_background":
         assert rule == "left-processes" and "left 1 process(es) running" in reason
     elif name == "hostile_kill_evaluator":

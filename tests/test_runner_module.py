@@ -75,9 +75,11 @@ def open_task_copy():
 @pytest.mark.needs_root
 def test_worker_runs_as_its_own_account_and_cannot_read_held_out_data(tmp_path, open_task_copy):
     task = load(open_task_copy)
-    assert os.stat(task.tests_dir).st_mode & 0o005  # readable by all before the session
     golden = str(task.golden_path)
     with ModuleSession(task, candidate(tmp_path, PROBE)) as session:
+        # In a sandbox the held-out data is not in view at all; without one it
+        # is closed to the side by its mode bits for the session.
+        hidden = "FileNotFoundError" if session.sandboxed else "PermissionError"
         w = session.spawn("candidate")
         try:
             items = w.request({"cmd": "observe", "ops": [
@@ -85,22 +87,55 @@ def test_worker_runs_as_its_own_account_and_cannot_read_held_out_data(tmp_path, 
                 {"kind": "call", "target": "probe", "args": [golden], "kwargs": {}},
                 {"kind": "call", "target": "probe",
                  "args": [str(task.reference_dir / "dedupe.py")], "kwargs": {}},
+                {"kind": "call", "target": "probe",
+                 "args": [str(session.dirs["reference"] / "dedupe.py")], "kwargs": {}},
+                {"kind": "call", "target": "probe",
+                 "args": [str(task.path / "solution" / "workspace" / "dedupe.py")],
+                 "kwargs": {}},
             ]}, 10)["items"]
         finally:
             w.close()
         assert items["0/result"] == pwd.getpwnam(ACCOUNTS["candidate"]).pw_uid
-        assert items["1/result"] == "PermissionError"
-        # The reference's own copy is private to the reference's account too.
-        ref_copy = session.dirs["reference"] / "dedupe.py"
+        assert items["1/result"] == hidden
+        # Neither the reference (the task's, or the reference's private copy) nor
+        # the oracle is there for the candidate to read.
+        assert items["3/result"] in ("FileNotFoundError", "PermissionError")
+        if session.sandboxed:
+            assert items["2/result"] == items["4/result"] == "FileNotFoundError"
+    assert os.stat(task.tests_dir).st_mode & 0o005  # readable by all again (or never closed)
+
+
+@pytest.mark.needs_root
+def test_a_sandboxed_worker_has_no_network_and_its_own_tmp(tmp_path, open_task_copy):
+    task = load(open_task_copy)
+    src = PROBE + """
+
+def net():
+    import socket
+    try:
+        socket.create_connection(("127.0.0.1", 22), timeout=1)
+    except OSError as exc:
+        return type(exc).__name__
+    return "connected"
+
+
+def tmp():
+    import os
+    return sorted(os.listdir("/tmp")), os.uname().nodename
+"""
+    with ModuleSession(task, candidate(tmp_path, src)) as session:
+        if not session.sandboxed:
+            pytest.skip("bubblewrap is not usable here")
         w = session.spawn("candidate")
         try:
-            leak = w.request({"cmd": "observe", "ops": [
-                {"kind": "call", "target": "probe", "args": [str(ref_copy)], "kwargs": {}}]}, 10)
+            items = w.request({"cmd": "observe", "ops": [
+                {"kind": "call", "target": "net", "args": [], "kwargs": {}},
+                {"kind": "call", "target": "tmp", "args": [], "kwargs": {}}]}, 10)["items"]
         finally:
             w.close()
-        assert leak["items"]["0/result"] == "PermissionError"
-    # The guard is lifted afterwards.
-    assert os.stat(task.tests_dir).st_mode & 0o005
+    assert items["0/result"] in ("OSError", "ConnectionRefusedError") and \
+        items["0/result"] != "connected"
+    assert items["1/result"] == {"$tuple": [[], "candidate"]}
 
 
 def test_hanging_case_times_out_and_the_rest_still_run(tmp_path):
@@ -148,10 +183,10 @@ def test_record_keeps_stable_items_and_lists_the_others(tmp_path):
     task_dir = tmp_path / "dedupe"
     shutil.copytree(DEDUPE, task_dir)
     ref = task_dir / "environment" / "workspace" / "dedupe.py"
-    # The process id varies between recordings: those items must be excluded.
-    ref.write_text("import os\n" + ref.read_text().replace(
+    # The clock varies between recordings: those items must be excluded.
+    ref.write_text("import time\n" + ref.read_text().replace(
         'print(f"dedupe: kept {len(kept)} of {len(records)} records")',
-        'print(f"dedupe: kept {len(kept)} of {len(records)} records (pid {os.getpid()})")'))
+        'print(f"dedupe: kept {len(kept)} of {len(records)} records ({time.time_ns()})")'))
     task, runner = runners.load(task_dir)
     golden = record(task, runner, runs=3)
     assert golden["runs"] == 3

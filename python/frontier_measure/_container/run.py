@@ -1,11 +1,21 @@
-"""Runs one command inside a side's container and reports on it as one JSON
-line: exit status, output, the wall time measured here (so the engine's exec
-overhead stays out of the cost) and how many processes it left behind, which
-are then killed. Standard library only: it runs on the image's python3.
+"""The launcher of a side's commands, run inside the side's sandbox or
+container: it starts each command, times it, collects its output and reports
+on it as one JSON line (exit status, output, the wall time measured here, the
+CPU time the kernel charged it, how many processes it left behind, which are
+then killed). Standard library only: it runs on whatever python3 the sandbox
+or image has.
 
-It runs as the container's root (with only CAP_SETUID/CAP_SETGID/CAP_KILL)
-and starts the command as the side's account, so the side cannot kill or
-trace it. Usage: run.py REQUEST_JSON | run.py --sweep UID GID
+    run.py REQUEST_JSON                one command (the Docker backend: one exec each)
+    run.py --serve UID GID LIMITS      one JSON request per line on stdin, one reply per
+                                       line on stdout (the local backend: one launcher
+                                       per side and evaluation, in the side's sandbox)
+    run.py --sweep UID GID             kill every process of the side
+
+Who measures matters: the launcher is not the side's code. It runs as root
+with only the capabilities it needs (to start commands as the side's account
+and to kill what they leave), in the side's sandbox or container, and starts
+every command as the side's account, in a session of its own; the side can
+neither signal it, nor trace it, nor read or write its memory.
 """
 
 import base64
@@ -20,11 +30,11 @@ import threading
 import time
 
 
-def own_processes(uid):
+def own_processes(uid, exclude=()):
     me = os.getpid()
     out = []
     for entry in os.listdir("/proc"):
-        if not entry.isdigit() or int(entry) == me:
+        if not entry.isdigit() or int(entry) == me or int(entry) in exclude:
             continue
         try:
             with open(f"/proc/{entry}/status") as f:
@@ -39,40 +49,47 @@ def own_processes(uid):
 
 def sweep(uid, gid):
     """Kill every process of the side's account: kill(-1) from a child running
-    as that account reaches all of them (and nothing of ours: this wrapper and
-    the container's init run as the container's root)."""
+    as that account reaches all of them (and nothing of ours: the launcher and
+    the namespace's init run as root)."""
     found = own_processes(uid)
     for _ in range(200):
         if not own_processes(uid):
             break
         subprocess.run(["/bin/sh", "-c", "kill -KILL -1 2>/dev/null; exit 0"],
                        user=uid, group=gid, extra_groups=[], env={"PATH": "/usr/bin:/bin"})
+        with contextlib.suppress(ChildProcessError):
+            while os.waitpid(-1, os.WNOHANG)[0] > 0:
+                pass
         time.sleep(0.002)
     return len(found)
 
 
 def clear_scratch(uid, gid):
-    """Remove the side's files from the container's /tmp and /dev/shm, as the
-    side itself (the wrapper's root may not delete in sticky directories)."""
+    """A fresh start: the side's files in /tmp and /dev/shm and its System V
+    IPC objects go (a cache kept there would survive from one timed run to
+    the next). Done as the side itself: the owner may delete in a sticky
+    directory and remove its own IPC objects."""
+    kw = {"user": uid, "group": gid, "extra_groups": []}
+    env = {"PATH": "/usr/bin:/bin"}
     subprocess.run(["find", "/tmp", "/dev/shm", "-mindepth", "1", "-maxdepth", "1", "-uid",
-                    str(uid), "-exec", "rm", "-rf", "{}", "+"], user=uid, group=gid,
-                   extra_groups=[], env={"PATH": "/usr/bin:/bin"}, stderr=subprocess.DEVNULL)
+                    str(uid), "-exec", "rm", "-rf", "{}", "+"], env=env,
+                   stderr=subprocess.DEVNULL, **kw)
+    subprocess.run(["ipcrm", "--all"], env=env, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL, **kw)
 
 
-def limits(req):
-    def apply():
-        for res, value in ((resource.RLIMIT_NPROC, req.get("nproc")),
-                           (resource.RLIMIT_AS, req.get("address_space"))):
-            if value:
-                resource.setrlimit(res, (value, value))
-    return apply
+def set_limits(req):
+    """The side's limits, set on this process and so inherited by every command
+    (RLIMIT_NPROC binds the side's account, not root)."""
+    for res, value in ((resource.RLIMIT_NPROC, req.get("nproc")),
+                       (resource.RLIMIT_AS, req.get("address_space")),
+                       (resource.RLIMIT_FSIZE, req.get("file_size")),
+                       (resource.RLIMIT_NOFILE, req.get("open_files"))):
+        if value:
+            resource.setrlimit(res, (value, value))
 
 
-def main():
-    if sys.argv[1] == "--sweep":
-        print(sweep(int(sys.argv[2]), int(sys.argv[3])))
-        return
-    req = json.loads(sys.argv[1])
+def run_command(req):
     uid, gid = req["uid"], req["gid"]
     if req.get("clear_scratch"):
         clear_scratch(uid, gid)
@@ -82,16 +99,19 @@ def main():
     proc = subprocess.Popen(
         req["argv"], cwd=req["cwd"], env=req["env"], stdin=subprocess.PIPE,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
-        user=uid, group=gid, extra_groups=[], preexec_fn=limits(req),
-    )
+        user=uid, group=gid, extra_groups=[])
     # Output is read by threads and the wait is on the process itself, not on
     # end-of-file: a background child holding the pipes open must not stretch
-    # the command's time (it is killed below and counted as left behind).
+    # the command's time (it is killed below and counted as left behind). What
+    # is kept is bounded: the rest of a stream is read and dropped.
     chunks = {"out": [], "err": []}
+    sizes = {"out": 0, "err": 0}
 
     def reader(stream, key):
         for block in iter(lambda: stream.read(65536), b""):
-            chunks[key].append(block)
+            if sizes[key] < cap:
+                chunks[key].append(block[:cap - sizes[key]])
+            sizes[key] += len(block)
 
     def writer(data):
         try:
@@ -124,19 +144,46 @@ def main():
     for t in threads:
         t.join(timeout=2)
     out, err = b"".join(chunks["out"]), b"".join(chunks["err"])
-    print(json.dumps({
+    return {
         "exit_code": code if code >= 0 else -1,
         "signal": -code if code < 0 else 0,
         "timed_out": timed_out,
-        "stdout": base64.b64encode(out[:cap]).decode(),
-        "stderr": base64.b64encode(err[:cap]).decode(),
-        "stdout_truncated": len(out) > cap,
-        "stderr_truncated": len(err) > cap,
+        "stdout": base64.b64encode(out).decode(),
+        "stderr": base64.b64encode(err).decode(),
+        "stdout_truncated": sizes["out"] > cap,
+        "stderr_truncated": sizes["err"] > cap,
         "wall_ns": wall,
         "user_ns": int((after.ru_utime - before.ru_utime) * 1e9),
         "sys_ns": int((after.ru_stime - before.ru_stime) * 1e9),
         "leftover": leftover,
-    }))
+    }
+
+
+def serve(uid, gid, limits):
+    set_limits(limits)
+    out = sys.stdout
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        req = json.loads(line)
+        try:
+            reply = {"leftover": sweep(uid, gid)} if req.get("sweep") else run_command(req)
+        except Exception as exc:  # a broken request: the evaluator's, reported to it
+            reply = {"error": f"{type(exc).__name__}: {exc}"}
+        out.write(json.dumps(reply) + "\n")
+        out.flush()
+
+
+def main():
+    if sys.argv[1] == "--sweep":
+        print(sweep(int(sys.argv[2]), int(sys.argv[3])))
+        return
+    if sys.argv[1] == "--serve":
+        serve(int(sys.argv[2]), int(sys.argv[3]), json.loads(sys.argv[4]))
+        return
+    req = json.loads(sys.argv[1])
+    set_limits(req)
+    print(json.dumps(run_command(req)))
 
 
 if __name__ == "__main__":

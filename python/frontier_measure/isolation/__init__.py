@@ -4,16 +4,18 @@ A *backend* gives each side (reference, candidate) a private working area and
 runs commands there under that side's restrictions. Two backends implement the
 same small interface (`base.Backend`), so runners never care which one is in use:
 
-* `LocalBackend` (local.py): processes on this machine through the core's
-  process runner. As root each side runs as its own unprivileged account
-  (accounts.py), its area is a size-limited tmpfs owned by that account and
-  closed to the other, and after every command every process of the side is
-  killed, so nothing it started is alive during the other side's turn.
+* `LocalBackend` (local.py): each side in a sandbox of its own on this
+  machine (sandbox.py: bubblewrap namespaces; the system read-only, the side's
+  area at /work and nothing else in view, no network), in its own cgroup
+  (cgroups.py), as its own unprivileged account when we are root
+  (accounts.py); a launcher inside the sandbox runs, times and cleans up
+  after each command.
 * `DockerBackend` (docker.py): each side in its own container (no network,
   pids limit, cpuset, memory limit, read-only root, its area bind-mounted as
   /work); the idle container is paused while the other side runs.
 
-Held-out data is closed to both sides while they run (guards.py).
+Held-out data is out of the sides' view; where no sandbox can be made it is
+closed to them by its mode bits while they run (guards.py).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from .accounts import ACCOUNTS, SIDES, claim_accounts, ensure_account, is_root
 from .base import Backend, CommandResult, Policy
 from .guards import guard_acquire, guard_release
 from .local import LocalBackend
-from .procs import processes_of_uid, processes_with_token
+from .procs import processes_of_uid
 
 BACKENDS = ("local", "docker")
 
@@ -61,4 +63,4 @@ def __getattr__(name: str) -> object:
 
 __all__ = ["ACCOUNTS", "BACKENDS", "SIDES", "Backend", "CommandResult", "LocalBackend", "Policy",
            "backend", "claim_accounts", "ensure_account", "guard_acquire", "guard_release",
-           "is_root", "open_backend", "processes_of_uid", "processes_with_token"]
+           "is_root", "open_backend", "processes_of_uid"]

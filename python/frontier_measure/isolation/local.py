@@ -1,100 +1,175 @@
-"""The local backend: sides as processes on this machine, through the core's process runner."""
+"""The local backend: each side in a sandbox of its own on this machine.
+
+Per side and evaluation: an area (a size-limited tmpfs, as root), a cgroup
+(cgroups.py: pids and memory limits, frozen while the other side is timed,
+emptied at the end), and a sandbox (sandbox.py: its own mount, PID, IPC, UTS
+and network namespaces; the system read-only, the area at /work and nothing
+else) in which one launcher (_container/run.py --serve) runs the side's
+commands as the side's own account, times them, and kills what each one
+leaves behind. The launcher is the same program the Docker backend runs in its
+containers, so both backends judge commands alike.
+
+Without bubblewrap the launcher runs outside any namespace (the result says
+so); without root the side's account is the evaluator's.
+"""
 
 from __future__ import annotations
 
+import base64
 import contextlib
+import json
 import os
-import secrets
-import signal
+import select
+import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from .. import _core
-from . import cgroups
+from . import cgroups, sandbox
 from .accounts import SIDES, is_root
 from .base import SAFE_PATH, Backend, CommandResult, Policy
-from .procs import (
-    _comm,
-    _proc_info,
-    _scan_uid,
-    become_subreaper,
-    processes_of_uid,
-    processes_with_token,
-    user_process_count,
-)
+
+_WRAPPER_DIR = Path(__file__).resolve().parent.parent / "_container"
+_WRAPPER_IN_VIEW = "/opt/fm"  # where a sandbox shows it (as the Docker backend does)
+REPLY_MARGIN_S = 30.0  # beyond a command's own timeout, for the launcher's sweep and reply
+
+
+def _launcher_python() -> str:
+    """A python3 the sandbox shows (the system's) and the side's account may run."""
+    for p in ("/usr/bin/python3", "/usr/local/bin/python3"):
+        if os.access(p, os.X_OK):
+            return p
+    return sys.executable
 
 
 class LocalBackend(Backend):
-    """Sides as processes on this machine, through the core's process runner."""
+    """Sides as sandboxed processes on this machine."""
 
     name = "local"
 
     def __init__(self, policy: Policy | None = None) -> None:
         super().__init__(policy)
-        self._tokens = {s: secrets.token_hex(8) for s in SIDES}
-        self.last_leftover: list[str] = []
-        uids = self._side_accounts()
-        # Each side is its cgroup: every process a command starts is counted,
-        # killed when the command's leader exits, and charged to the side's
-        # CPU time, whatever process group or session it moved to.
+        self.launchers: dict[str, Any] = {}
         self.cgroups: dict[str, cgroups.Cgroup] = {}
-        why_not = cgroups.unavailable_reason()
-        if why_not is None:
-            try:
+        self._clear_next: dict[str, bool] = {}
+        self.last_leftover: list[str] = []
+        why_no_sandbox = sandbox.unavailable_reason()
+        self.sandboxed = why_no_sandbox is None
+        uids = self._side_accounts()
+        try:
+            why_not = cgroups.unavailable_reason()
+            if why_not is None:
                 for side in SIDES:
                     self.cgroups[side] = cgroups.Cgroup(
-                        side, pids_max=self.policy.nproc, memory_max=self.policy.memory_mb << 20)
-            except BaseException:
-                self._remove_cgroups()
-                raise
-        else:
-            self.notes.append(f"no cgroups ({why_not}): processes that leave the command's "
-                              "process group are found by account or token and killed after "
-                              "the command; their CPU time is not charged to the side")
-        if is_root():
-            self._subreaper = become_subreaper()
-        else:
-            self._subreaper = False
-            self.notes.append(
-                "not root: both sides run as the evaluator's account (no account switch), so "
-                "they could read or change the evaluator's files and each other's; the process "
-                "limit counts all of this account's processes"
-            )
-        self._make_areas(uids)
+                        side, pids_max=self.policy.nproc + 4,  # + bwrap, its init, the launcher
+                        memory_max=self.policy.memory_mb << 20)
+            else:
+                self.notes.append(f"no cgroups ({why_not}): a side's processes are not "
+                                  "frozen together while the other side is timed, and the "
+                                  "process limit is per account")
+            if not self.sandboxed:
+                self.notes.append(f"no sandbox ({why_no_sandbox}): a side sees the machine's "
+                                  "files as its account may, and has the network")
+            if not is_root():
+                self.notes.append(
+                    "not root: both sides run as the evaluator's account (no account switch), "
+                    "so without a sandbox they could read or change the evaluator's files "
+                    "and each other's")
+            self._make_areas(uids)
+            for side in SIDES:
+                self._start_launcher(side)
+        except BaseException:
+            self.close()
+            raise
 
-    def _spec(self, side: str, argv: list[str], cwd: str, env: dict[str, str],
-              timeout: float | None, stdin: bytes) -> Any:
+    # -- the launcher
+    def _start_launcher(self, side: str) -> None:
+        uid, gid = self._owners[side]
         p = self.policy
-        s = _core.ProcessSpec()
-        s.argv = argv
-        s.cwd = cwd
-        s.inherit_env = False
-        s.env = env
-        s.stdin_data = stdin
-        s.cpus = list(p.cpus)
-        s.timeout_s = float(timeout if timeout is not None else p.timeout_s)
-        s.max_output = p.max_output
-        lim = _core.Limits()
-        # RLIMIT_NPROC counts every process of the real uid: without root that
-        # includes the evaluator's own, so the budget sits on top of them.
-        lim.nproc = p.nproc if is_root() else user_process_count() + p.nproc
-        lim.address_space = p.memory_mb << 20
-        lim.file_size = p.file_size_mb << 20
-        lim.open_files = p.open_files
-        s.limits = lim
-        if is_root():
-            uid, gid = self._owners[side]
-            s.uid, s.gid = uid, gid
+        limits = {"nproc": p.nproc if is_root() else 0,  # binds the side's account, not root
+                  "address_space": p.memory_mb << 20, "file_size": p.file_size_mb << 20,
+                  "open_files": p.open_files}
+        run_py = f"{_WRAPPER_IN_VIEW}/run.py" if self.sandboxed else str(_WRAPPER_DIR / "run.py")
+        command = [_launcher_python(), "-I", "-B", run_py, "--serve", str(uid), str(gid),
+                   json.dumps(limits)]
+        spec = _core.ProcessSpec()
+        if self.sandboxed:
+            spec.argv = sandbox.argv(sandbox.View(
+                work=self._areas[side], read_only=[(_WRAPPER_DIR, _WRAPPER_IN_VIEW)], cwd="/",
+                hostname=side,
+                # The launcher stays root with just what it needs: start commands
+                # as the side, enter the side's directories, (its helper) kill.
+                keep_caps=["CAP_SETUID", "CAP_SETGID", "CAP_KILL", "CAP_DAC_READ_SEARCH"]
+                if is_root() else []), command)
+        else:
+            spec.argv = command
+            spec.cwd = "/"
+        spec.inherit_env = False
+        spec.env = {"PATH": SAFE_PATH, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
+        spec.keep_stdin_open = True
+        spec.die_with_parent = True
+        spec.cpus = list(p.cpus)
         cg = self.cgroups.get(side)
         if cg is not None:
-            s.cgroups = cg.procs_files
-            s.kill_cgroup = cg.kill_dir
-        return s
+            spec.cgroups = cg.procs_files
+        self.launchers[side] = _core.ProcessHandle(spec)
 
-    def _env(self, side: str, env: Mapping[str, str] | None, path_prepend: Sequence[str],
-             cwd: str) -> dict:
+    def _request(self, side: str, req: Mapping[str, Any], timeout: float) -> dict[str, Any]:
+        """One request to the side's launcher and its reply; _SideGone when
+        the launcher is gone."""
+        h = self.launchers[side]
+        line = (json.dumps(req) + "\n").encode()
+        try:
+            view = memoryview(line)
+            while view:
+                view = view[os.write(h.stdin_fd, view):]
+        except (BrokenPipeError, OSError) as exc:
+            raise _SideGone(side) from exc
+        buf = bytearray()
+        deadline = time.monotonic() + timeout
+        while not buf.endswith(b"\n"):
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise _core.IsolationError(f"the {side}'s launcher did not answer in {timeout:g} s")
+            ready, _, _ = select.select([h.stdout_fd], [], [], remaining)
+            if not ready:
+                continue
+            chunk = os.read(h.stdout_fd, 1 << 20)
+            if not chunk:
+                raise _SideGone(side)
+            buf += chunk
+        reply: dict[str, Any] = json.loads(buf)
+        if "error" in reply:
+            raise _core.IsolationError(f"the {side}'s launcher: {reply['error']}")
+        return reply
+
+    def _restart(self, side: str) -> None:
+        old = self.launchers.pop(side, None)
+        if old is not None and old.running:
+            old.signal_group(9)
+            old.wait(5.0)
+        cg = self.cgroups.get(side)
+        if cg is not None:
+            cg.thaw()
+            cg.kill()
+        self._start_launcher(side)
+
+    # -- the backend interface
+    def side_path(self, side: str, rel: str = "") -> str:
+        if not self.sandboxed:
+            return super().side_path(side, rel)
+        return f"{sandbox.WORK}/{rel}" if rel else sandbox.WORK
+
+    def clear_scratch(self, side: str) -> list[str]:
+        # The side's /tmp, /dev/shm and IPC objects live in its sandbox: the
+        # launcher clears them before the next command.
+        self._clear_next[side] = True
+        return []
+
+    def _env(self, env: Mapping[str, str] | None, path_prepend: Sequence[str],
+             cwd: str) -> dict[str, str]:
         out = {
             "PATH": ":".join([*path_prepend, SAFE_PATH]),
             # HOME is the command's own directory: whatever a program keeps
@@ -103,97 +178,58 @@ class LocalBackend(Backend):
             "TMPDIR": "/tmp",
             "LANG": "C.UTF-8",
             "LC_ALL": "C.UTF-8",
-            "FM_SIDE_TOKEN": self._tokens[side],
         }
         if env:
             out.update(env)
-        out["FM_SIDE_TOKEN"] = self._tokens[side]
         return out
 
     def run(self, side, command, *, cwd="", stdin=b"", timeout=None, env=None,
             path_prepend=()) -> CommandResult:
         argv = ["/bin/sh", "-c", command] if isinstance(command, str) else list(command)
         where = self.side_path(side, cwd)
-        spec = self._spec(side, argv, where, self._env(side, env, path_prepend, where),
-                          timeout, stdin)
-        cg = self.cgroups.get(side)
-        cpu0 = cg.cpu_ns() if cg is not None else -1
-        r = _core.run_process(spec)
-        leftover = r.leftover
-        if cg is not None:
-            # The runner killed what was left (v2); wait for it to be gone (and
-            # kill it here where there is no cgroup.kill), so its CPU is counted.
-            killed = cg.kill()
-            leftover = leftover or killed
-        leftover += self.sweep(side)
-        cpu = cg.cpu_ns() - cpu0 if cg is not None else r.user_ns + r.sys_ns
-        return CommandResult.from_process(r, leftover=leftover, cpu_ns=cpu)
-
-    def _side_processes(self, side: str) -> list[int]:
-        if is_root():
-            return processes_of_uid(self._owners[side][0])
-        return processes_with_token(self._tokens[side])
+        timeout = float(timeout if timeout is not None else self.policy.timeout_s)
+        uid, gid = self._owners[side]
+        req = {
+            "argv": argv, "cwd": where, "env": self._env(env, path_prepend, where),
+            "stdin": base64.b64encode(stdin).decode(), "timeout": timeout,
+            "max_output": self.policy.max_output, "uid": uid, "gid": gid,
+            "clear_scratch": self._clear_next.pop(side, False),
+        }
+        t0 = time.perf_counter_ns()
+        try:
+            reply = self._request(side, req, timeout + REPLY_MARGIN_S)
+        except _SideGone:
+            # The launcher died under the side's command (its memory limit, a
+            # crash): a failure of this command, and a fresh launcher for the next.
+            host = time.perf_counter_ns() - t0
+            self._restart(side)
+            return CommandResult(exit_code=-1, signal=9, timed_out=False, stdout=b"",
+                                 stderr=b"frontier-measure: the side's launcher was killed\n",
+                                 wall_ns=host, leftover=1, host_wall_ns=host)
+        host = time.perf_counter_ns() - t0
+        return CommandResult(
+            exit_code=int(reply["exit_code"]),
+            signal=int(reply["signal"]),
+            timed_out=bool(reply["timed_out"]),
+            stdout=base64.b64decode(reply["stdout"]),
+            stderr=base64.b64decode(reply["stderr"]),
+            wall_ns=int(reply["wall_ns"]),
+            user_ns=int(reply["user_ns"]),
+            sys_ns=int(reply["sys_ns"]),
+            stdout_truncated=bool(reply["stdout_truncated"]),
+            stderr_truncated=bool(reply["stderr_truncated"]),
+            leftover=int(reply["leftover"]),
+            host_wall_ns=host,
+        )
 
     def sweep(self, side: str) -> int:
-        if is_root() and not _scan_uid(self._owners[side][0]):
-            return 0  # the common case, in one cheap look
-        found = self._side_processes(side)
-        if not found:
-            self._await_reaping(side)
+        if side not in self.launchers:
             return 0
-        # Members of the command's process group were sent SIGKILL by the
-        # runner and may still be on their way out; what remains after a
-        # moment escaped the group and is counted.
-        for delay in (0.002, 0.005, 0.01, 0.02, 0.05):
-            time.sleep(delay)
-            found = self._side_processes(side)
-            if not found:
-                self._await_reaping(side)
-                return 0
-        self.last_leftover = [_comm(p) for p in found]
-        for _ in range(100):
-            if is_root():
-                # kill(-1) from a process of the side's own account reaches all of
-                # its processes in one call, also those forked while we look.
-                s = _core.ProcessSpec()
-                s.argv = ["/bin/sh", "-c", "kill -KILL -1 2>/dev/null; exit 0"]
-                s.inherit_env = False
-                s.env = {"PATH": SAFE_PATH}
-                s.uid, s.gid = self._owners[side]
-                s.timeout_s = 10.0
-                _core.run_process(s)
-            else:
-                for pid in self._side_processes(side):
-                    with contextlib.suppress(OSError):
-                        os.kill(pid, signal.SIGKILL)
-            left = self._side_processes(side)
-            if not left:
-                self._await_reaping(side)
-                return len(found)
-            time.sleep(0.005)
-        raise _core.IsolationError(f"could not stop every process of the {side}")
-
-    def _await_reaping(self, side: str, limit_s: float = 5.0) -> None:
-        # Killed processes are reaped by init, which may lag behind a fork
-        # bomb's thousands; until then they count against the side's process
-        # limit, and its next command could not fork.
-        if not is_root():
-            return
-        uid = self._owners[side][0]
-        deadline = time.monotonic() + limit_s
-        me = os.getpid()
-        while time.monotonic() < deadline:
-            left = processes_of_uid(uid, zombies=True)
-            if not left:
-                return
-            for pid in left:
-                info = _proc_info(str(pid))
-                # Only orphans that came to us as subreaper: the runner has
-                # already reaped every process it started itself.
-                if info and info[1] == "Z" and info[2] == me:
-                    with contextlib.suppress(ChildProcessError):
-                        os.waitpid(pid, os.WNOHANG)
-            time.sleep(0.002)
+        try:
+            return int(self._request(side, {"sweep": True}, REPLY_MARGIN_S)["leftover"])
+        except _SideGone:
+            self._restart(side)
+            return 1
 
     def suspend(self, side: str) -> None:
         # Between commands a side has no business running: anything alive is a
@@ -205,20 +241,46 @@ class LocalBackend(Backend):
                             "probe", str(path)], timeout=10)
         return r.exit_code == 0
 
+    def guard(self, paths: Iterable[Path]) -> None:
+        if self.sandboxed:
+            # Nothing outside the side's area is in its view: proven by the probe.
+            for p in paths:
+                for side in SIDES:
+                    if self.can_read(side, Path(p).resolve()):
+                        raise _core.IsolationError(f"the {side} can read {p} in its sandbox")
+            self.notes.append("held-out data is not in the sides' view (sandbox)")
+            return
+        super().guard(paths)
+
     def describe(self) -> dict[str, Any]:
         d = super().describe()
-        d["process_sweep"] = "kill(-1) as the side's account" if is_root() else "by environment token"
         cg = next(iter(self.cgroups.values()), None)
         d["cgroups"] = cg.guarantees() if cg is not None else None
-        d["cpu_cost"] = ("the side's cgroup: every process a command started" if cg is not None
-                         else "the command and the children it waited for (rusage)")
+        d["sandbox"] = ("bubblewrap: own mount, PID, IPC, UTS and network namespaces; the "
+                        "system read-only, the side's area at /work" if self.sandboxed else None)
+        d["launcher"] = ("_container/run.py --serve, one per side in its sandbox, as root with "
+                         "CAP_SETUID/SETGID/KILL/DAC_READ_SEARCH only; it starts each command as "
+                         "the side's account, times it and kills what it leaves behind")
+        d["cpu_cost"] = "the command and the children it waited for (rusage, by the launcher)"
         return d
 
-    def _remove_cgroups(self) -> None:
+    def close(self) -> None:
+        for side, h in list(self.launchers.items()):
+            with contextlib.suppress(Exception):
+                if h.running:
+                    h.signal_group(9)
+                    h.wait(5.0)
+            self.launchers.pop(side, None)
+        super().close()
         for cg in self.cgroups.values():
             cg.remove()
         self.cgroups = {}
 
-    def close(self) -> None:
-        super().close()
-        self._remove_cgroups()
+
+class _SideGone(Exception):
+    """The side's launcher is gone."""
+
+    def __init__(self, side: str) -> None:
+        self.side = side
+        super().__init__(side)
+

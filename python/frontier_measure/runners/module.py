@@ -50,7 +50,7 @@ from .. import _core, perf
 from ..compliance import Finding
 from ..compliance import python as python_compliance
 from ..diff import Tolerance, differences
-from ..isolation import Policy, cgroups, ensure_account, guard_acquire, guard_release, is_root
+from ..isolation import Policy, cgroups, ensure_account, guard_acquire, guard_release, is_root, sandbox
 from ..observe import DecodeError, pack, unpack
 from ..task import Task, TaskError, call_author, get, reference_dir
 from . import Build, Case, InputTiming, Observation, Progress, SideFailure, TimingInput
@@ -274,37 +274,49 @@ def _world_executable(path: str) -> bool:
         return False
 
 
-_PYTHON_CACHE: dict[bool, tuple[str, list[str]]] = {}
+_PYTHON_CACHE: dict[tuple[bool, bool], tuple[str, list[str]]] = {}
 
 
-def worker_python(switched: bool) -> tuple[str, list[str]]:
+def _in_system_view(path: str) -> bool:
+    """Whether a sandbox shows `path` (it shows /usr and the merged-/usr links)."""
+    real = os.path.realpath(path)
+    return real.startswith("/usr/")
+
+
+def worker_python(switched: bool, sandboxed: bool = False) -> tuple[str, list[str]]:
     """(interpreter, site-packages dirs) for a worker. Running as another
-    account, the interpreter must be reachable by it: ours may live under a
-    private home (pyenv), so fall back to a system interpreter of the same
-    minor version, given our site-packages (readable by all) explicitly."""
-    if switched in _PYTHON_CACHE:
-        return _PYTHON_CACHE[switched]
+    account, the interpreter must be reachable by it; in a sandbox, it must
+    be in the sandbox's view (the system's /usr). Ours may live under a
+    private home (pyenv): then a system interpreter of the same minor version
+    is used, given our packages explicitly (a staged, world-readable copy,
+    which is all a sandbox sees of the evaluator's environment)."""
+    key = (switched, sandboxed)
+    if key in _PYTHON_CACHE:
+        return _PYTHON_CACHE[key]
     sitedirs = [p for p in sys.path if p.endswith(("site-packages", "dist-packages"))
                 and Path(p).is_dir()]
     version = f"{sys.version_info.major}.{sys.version_info.minor}"
     found = sys.executable
-    if switched:
+    if switched or sandboxed:
         options = [sys.executable, os.path.realpath(sys.executable),
                    f"/usr/bin/python{version}", f"/usr/local/bin/python{version}"]
-        usable = [o for o in options if _world_executable(o)]
+        usable = [o for o in options if (not switched or _world_executable(o))
+                  and (not sandboxed or _in_system_view(o))]
         if not usable:
+            where = "in a sandbox's view (/usr)" if sandboxed else \
+                "that an unprivileged account can execute"
             raise _core.IsolationError(
-                f"no Python {version} interpreter that an unprivileged account can execute "
-                f"(tried {', '.join(options)}); install python{version} system-wide")
+                f"no Python {version} interpreter {where} (tried {', '.join(options)}); "
+                f"install python{version} system-wide")
         found = usable[0]
         import frontier_measure
 
         package_dir = Path(frontier_measure.__file__).resolve().parent
-        if not all(_traversable(Path(d)) for d in [*sitedirs, str(package_dir)]):
-            # The evaluator's environment sits below a private directory (a
-            # home, a 0700 checkout): the worker gets a staged copy instead.
+        if sandboxed or not all(_traversable(Path(d)) for d in [*sitedirs, str(package_dir)]):
+            # The evaluator's environment is not in the side's view, or sits
+            # below a private directory: the worker gets a staged copy.
             sitedirs = [str(_staged_site(package_dir))]
-    _PYTHON_CACHE[switched] = (found, sitedirs)
+    _PYTHON_CACHE[key] = (found, sitedirs)
     return found, sitedirs
 
 
@@ -389,16 +401,26 @@ class WorkerFailure(SideFailure):
 class WorkerProcess:
     """One running frontier_measure.worker, spoken to in msgpack frames."""
 
-    def __init__(self, side: str, root: Path, *, owner: tuple[int, int] | None, home: Path,
-                 policy: Policy, cgroup: cgroups.Cgroup | None) -> None:
+    def __init__(self, side: str, area: Path, *, owner: tuple[int, int] | None,
+                 policy: Policy, cgroup: cgroups.Cgroup | None, sandboxed: bool) -> None:
         self.side = side
         self.cgroup = cgroup
         spec = _core.ProcessSpec()
         # -I: no user site, no PYTHON* variables, no cwd on sys.path; -B: no .pyc
         # written into the side's copy. The interpreter must be one the side's
-        # account can execute, and it gets our site-packages explicitly.
-        python, sitedirs = worker_python(owner is not None)
-        boot = ("import site, sys\n"
+        # account can execute (and see), and it gets our packages explicitly.
+        python, sitedirs = worker_python(owner is not None, sandboxed)
+        self.root = f"{sandbox.WORK}/side" if sandboxed else str(area / "side")
+        drop = ""
+        if sandboxed and owner is not None:
+            # bwrap runs as root (it needs no user namespace then) and keeps
+            # only CAP_SETUID/CAP_SETGID for this: the first thing the worker
+            # does, before any other import, is to become the side's account
+            # (and only then enter the side's copy, which is the side's alone).
+            drop = (f"import os\nos.setgroups([])\nos.setgid({owner[1]})\n"
+                    f"os.setuid({owner[0]})\nos.chdir({self.root!r})\n")
+        boot = (drop
+                + "import site, sys\n"
                 # The interpreter's own site dirs (e.g. Debian's dist-packages) go:
                 # only our environment's packages may be imported.
                 "sys.path[:] = [p for p in sys.path if not p.endswith("
@@ -406,13 +428,23 @@ class WorkerProcess:
                 f"for d in {sitedirs!r}: site.addsitedir(d)\n"
                 "from frontier_measure.worker import main\n"
                 "sys.exit(main())\n")
-        spec.argv = [python, "-I", "-B", "-c", boot]
-        spec.cwd = str(root)
+        command = [python, "-I", "-B", "-c", boot]
+        home = sandbox.WORK if sandboxed else str(area)
+        if sandboxed:
+            spec.argv = sandbox.argv(sandbox.View(
+                work=area, read_only=[Path(d) for d in sitedirs],
+                cwd="/" if owner is not None else self.root, hostname=side,
+                keep_caps=["CAP_SETUID", "CAP_SETGID"] if owner is not None else []), command)
+        else:
+            spec.argv = command
+            spec.cwd = self.root
+            if owner is not None:
+                spec.uid, spec.gid = owner
         spec.inherit_env = False
         spec.env = {
             "PATH": "/usr/local/bin:/usr/bin:/bin",
-            "HOME": str(home),
-            "TMPDIR": str(home),
+            "HOME": home,
+            "TMPDIR": "/tmp" if sandboxed else home,
             "LANG": "C.UTF-8",
             "LC_ALL": "C.UTF-8",
             # One thread per BLAS/OpenMP pool: the process limit counts threads,
@@ -429,8 +461,9 @@ class WorkerProcess:
             spec.kill_cgroup = cgroup.kill_dir
         lim = _core.Limits()
         if owner is not None:
+            # RLIMIT_NPROC counts the processes of the real uid: the side's,
+            # once the worker has become it (root, bwrap, is exempt).
             lim.nproc = policy.nproc
-            spec.uid, spec.gid = owner
         lim.address_space = policy.memory_mb << 20
         lim.file_size = policy.file_size_mb << 20
         lim.open_files = policy.open_files
@@ -724,10 +757,12 @@ class WorkerSide(_core.Side):
 class ModuleSession:
     """Private copies of both sides, and workers over them, for one evaluation.
 
-    As root, each side's copy belongs to its own account and is closed to the
-    other (mode 0700 under a 0711 base), each side's workers live in the side's
-    own cgroup, and the task's tests/ directory is closed to both for the
-    session (restored afterwards). What is not enforced here is in `notes`.
+    Each worker runs in a sandbox of its own (isolation/sandbox.py: its own
+    namespaces, no network, the system read-only, its side's copy at /work
+    and nothing else of the machine), as the side's own account when we are
+    root, in the side's own cgroup. Without bubblewrap the copies are closed
+    to each other by their mode bits and the task's tests/ directory is closed
+    to both for the session. What is not enforced here is in `notes`.
     """
 
     def __init__(self, task: Task, candidate_dir: Path, *, policy: Policy | None = None,
@@ -741,6 +776,11 @@ class ModuleSession:
         self._guarded: list[Path] = []
         self.base = Path(tempfile.mkdtemp(prefix="fm-py-"))
         self.processes = 0
+        why_no_sandbox = sandbox.unavailable_reason()
+        self.sandboxed = why_no_sandbox is None
+        if not self.sandboxed:
+            self.notes.append(f"no sandbox ({why_no_sandbox}): a side sees the machine's "
+                              "files as its account may, and has the network")
         try:
             os.chmod(self.base, 0o711)  # sides may pass through to their own area only
             if is_root():
@@ -762,7 +802,8 @@ class ModuleSession:
                 "reference": self._private_copy("reference", task.reference_dir),
                 "candidate": self._private_copy("candidate", Path(candidate_dir)),
             }
-            if guard:
+            if guard and not self.sandboxed:
+                # In a sandbox the held-out data is not in view at all.
                 self._guard(task.tests_dir)
         except BaseException:
             self.close()
@@ -796,12 +837,12 @@ class ModuleSession:
         cg = self.cgroups[side]
         if cg is not None and not cg.empty():
             cg.kill()  # nothing of an earlier worker may share the new one's cgroup
-        w = WorkerProcess(side, self.dirs[side], owner=self.owners[side],
-                          home=self.base / side, policy=self.policy, cgroup=cg)
+        w = WorkerProcess(side, self.base / side, owner=self.owners[side], policy=self.policy,
+                          cgroup=cg, sandboxed=self.sandboxed)
         self.processes += 1
         try:
-            reply = w.request({"cmd": "load", "root": str(self.dirs[side]),
-                               "entry": self.task.entry}, self.task.case_timeout_s)
+            reply = w.request({"cmd": "load", "root": w.root, "entry": self.task.entry},
+                              self.task.case_timeout_s)
         except BaseException:
             w.close()
             raise
@@ -982,7 +1023,9 @@ class ModuleSession:
                        "memory_mb": self.policy.memory_mb,
                        "file_size_mb": self.policy.file_size_mb,
                        "open_files": self.policy.open_files, "cpus": list(self.policy.cpus)},
-            "worker_python": worker_python(is_root())[0],
+            "worker_python": worker_python(is_root(), self.sandboxed)[0],
+            "sandbox": "bubblewrap: own mount, PID, IPC, UTS and network namespaces; the "
+                       "system read-only, the side's copy at /work" if self.sandboxed else None,
             "workers": "a fresh pair of worker processes per block of timed rounds "
                        "(frontier_measure.worker); the evaluator times each batch from "
                        "sending its inputs to receiving its outputs as plain data",
