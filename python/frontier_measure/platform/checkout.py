@@ -330,6 +330,28 @@ def kill_session(pid: int) -> None:
         os.killpg(pid, signal.SIGKILL)
 
 
+def process_start(pid: int) -> str:
+    """The start time of a process (field 22 of /proc/PID/stat): with the pid it
+    names one process, even after the pid is reused."""
+    try:
+        stat_line = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return ""
+    return stat_line.rsplit(")", 1)[-1].split()[19]
+
+
+def kill_recorded(pid_file: Path) -> bool:
+    """Kill the session recorded in `pid_file` ("PID START") if it is still that process."""
+    try:
+        pid_s, start = pid_file.read_text().split()
+    except (OSError, ValueError):
+        return False
+    if process_start(int(pid_s)) != start:
+        return False
+    kill_session(int(pid_s))
+    return True
+
+
 def remove_labelled_containers(label_value: str) -> list[str]:
     """Containers a runner of this database left behind (docker ps by label)."""
     try:

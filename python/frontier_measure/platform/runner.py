@@ -169,6 +169,9 @@ class Runner:
             planned = plan(spec, tasks, self.agents)
             run_id = self.db.run_id(spec.name, str(spec.path), spec.text)
             recovered = self.db.recover(run_id)
+            for a in recovered:
+                # Agents run in sessions of their own: a runner killed with -9 leaves them.
+                co.kill_recorded(self.run_dir / "attempts" / f"a{a:05d}" / "agent" / "agent.pid")
             self.db.ensure_attempts(run_id, planned)
             keys = {p["key"] for p in planned}
             if retry is not None:

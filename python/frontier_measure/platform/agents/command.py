@@ -36,7 +36,7 @@ from pathlib import Path
 from string import Template
 from typing import Any
 
-from ..checkout import kill_session
+from ..checkout import kill_session, process_start
 from . import AgentOutcome, AttemptContext
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -156,6 +156,8 @@ class CommandAgent:
             proc = await asyncio.create_subprocess_exec(
                 exe, *argv[1:], cwd=cwd, env=env, stdin=asyncio.subprocess.DEVNULL,
                 stdout=log, stderr=asyncio.subprocess.STDOUT, start_new_session=True)
+            # Who to kill if the runner dies before the agent ends (runner.kill_leftover_agents).
+            (agent_dir / "agent.pid").write_text(f"{proc.pid} {process_start(proc.pid)}\n")
             timed_out = False
             try:
                 await asyncio.wait_for(proc.wait(), ctx.timeout_s)

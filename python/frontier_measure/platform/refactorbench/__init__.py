@@ -174,7 +174,21 @@ def _toml_str(s: str) -> str:
     return json.dumps(s)  # a JSON string is a valid TOML basic string
 
 
+def _import_key(e: Entry, checkout: Path) -> str:
+    """What a written task depends on: this importer, its inputs, its solution."""
+    h = hashlib.sha256()
+    for p in (Path(__file__), HERE / "run_ast_tests.py", e.test, *e.problems.values(),
+              HERE / "solutions" / f"{e.repo}--{e.task}.sh"):
+        h.update(p.read_bytes() if p.is_file() else b"-")
+    h.update(str(checkout).encode())
+    return h.hexdigest()[:16]
+
+
 def write_task(e: Entry, checkout: Path, dest: Path) -> Path:
+    key = _import_key(e, checkout)
+    marker = dest / ".fm-import"
+    if marker.is_file() and marker.read_text().strip() == key:
+        return dest  # written by this importer from the same inputs: nothing to do
     if dest.exists():
         shutil.rmtree(dest)
     (dest / "prompts").mkdir(parents=True)
@@ -224,6 +238,7 @@ network_mode = "no-network"
     solution = HERE / "solutions" / f"{e.repo}--{e.task}.sh"
     if solution.is_file():
         _write_solution(solution, checkout, dest)
+    marker.write_text(key + "\n")
     return dest
 
 
