@@ -129,6 +129,19 @@ def report(results: tuple[Path, ...], out: Path, formats: str) -> None:
     unknown = sorted(set(chosen) - set(rep.FORMATS))
     if unknown or not chosen:
         raise click.BadParameter(f"choose from {', '.join(rep.FORMATS)}", param_hint="--format")
+    runs = [r for r in results if r.suffix == ".sqlite"]
+    if runs:
+        # An agent run's database: the platform's report, with the evaluator's beside it.
+        from .platform import export
+
+        for db in runs:
+            dest = out if len(runs) == 1 else out / db.parent.name
+            for p in export.write_report(db, dest, chosen):
+                click.echo(f"wrote {p}")
+            click.echo((dest / "platform.md").read_text())
+        results = tuple(r for r in results if r.suffix != ".sqlite")
+        if not results:
+            return
     built = rep.build(results)
     for s in built.skipped:
         click.echo(f"skipped {s.path}: {s.reason}", err=True)
@@ -366,3 +379,125 @@ def harbor_trial(task_dir: Path, agent: str, base: str | None) -> None:
         raise click.ClickException(str(exc)) from None
     for line in hb.iter_lines(verdict):
         click.echo(line)
+
+
+# ----------------------------------------------------------------- agents
+
+
+def _platform_errors(fn):
+    """Spec, task and runner problems are one clear message, never a traceback."""
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        from .platform.refactorbench import SnapshotError
+        from .platform.runner import RunnerError
+        from .platform.spec import SpecError
+        from .platform.tasks import PlatformTaskError
+
+        try:
+            return fn(*args, **kwargs)
+        except SpecError as exc:
+            raise click.ClickException(
+                f"{exc.path}:\n" + "\n".join(f"  {p}" for p in exc.problems)) from None
+        except (RunnerError, PlatformTaskError, SnapshotError, ValueError) as exc:
+            raise click.ClickException(str(exc)) from None
+
+    return wrapper
+
+
+@main.command(name="run")
+@click.argument("spec_path", metavar="SPEC",
+                type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--db", type=click.Path(dir_okay=False, path_type=Path),
+              help="The run's database (default: runs/<name>/state.sqlite).")
+@click.option("--retry", type=int, metavar="ATTEMPT",
+              help="Run this one attempt again (by its number in the database), from scratch.")
+@click.option("--quiet", is_flag=True, help="No progress output.")
+@_platform_errors
+def run_cmd(spec_path: Path, db: Path | None, retry: int | None, quiet: bool) -> None:
+    """Run the agents of an experiment SPEC (TOML) on its tasks.
+
+    Attempts run in parallel (each from a fresh checkout, in its own container),
+    timed evaluations one at a time. Run it again after an interruption: finished
+    attempts are kept, interrupted ones start over.
+    """
+    from .platform import metrics, runner, spec, view
+
+    s = spec.load(spec_path)
+    r = runner.Runner(s, db, listener=None if quiet else view.LiveView())
+    summary = r.run(retry=retry)
+    from .platform.db import Database
+
+    d = Database(summary.db)
+    try:
+        attempts = [dict(a) for a in d.attempts(summary.run_id)]
+    finally:
+        d.close()
+    click.echo(display.table(*metrics.summary_table(metrics.summarize(attempts))))
+    click.echo(f"\n{summary.db}")
+
+
+@main.command(name="export")
+@click.argument("db", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("export"),
+              show_default=True, help="Directory for the CSV tables and the ZIP.")
+def export_cmd(db: Path, out: Path) -> None:
+    """Export an agent run (its DB): telemetry, checks and events as CSV, and a
+    ZIP with them, the report and every attempt's artefacts."""
+    from .platform import export
+
+    out.mkdir(parents=True, exist_ok=True)
+    d = export.Database(db)
+    try:
+        files = export.csv_files(d)
+    finally:
+        d.close()
+    for name, text in files.items():
+        (out / name).write_text(text)
+        click.echo(f"wrote {out / name}")
+    click.echo(f"wrote {export.write_zip(db, out / (db.parent.name + '.zip'))}")
+
+
+@main.group()
+def refactorbench() -> None:
+    """RefactorBench tasks for the agent platform."""
+
+
+@refactorbench.command(name="import")
+@click.option("--snapshot", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="The RefactorBench tarball (default: $FM_REFACTORBENCH or shared/data/).")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path),
+              help="Where the task directories go (default: the cache beside the unpacked snapshot).")
+@click.option("--select", multiple=True, metavar="PATTERN",
+              help="Only tasks whose repo/task matches (glob; repeatable).")
+@click.option("--images", is_flag=True, help="Also build each repository's shared Docker image.")
+@_platform_errors
+def refactorbench_import(snapshot: Path | None, out: Path | None, select: tuple[str, ...],
+                         images: bool) -> None:
+    """Turn the RefactorBench snapshot into Harbor task directories."""
+    from .platform import refactorbench as rb
+
+    tasks = rb.import_snapshot(snapshot, out, list(select) or None)
+    click.echo(f"{len(tasks)} tasks in {tasks[0].parent.parent if tasks else out}")
+    if images:
+        for image in rb.build_images(tasks[0].parent.parent):
+            click.echo(f"image {image}")
+
+
+@main.command(name="scripted-model")
+@click.argument("scripts", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--port", default=8555, show_default=True, help="Port on 127.0.0.1.")
+def scripted_model(scripts: Path, port: int) -> None:
+    """Serve the scripted models in SCRIPTS (OpenAI and Anthropic APIs) until Ctrl-C."""
+    import time
+
+    from .platform.scripted_model import ScriptedModelServer
+
+    with ScriptedModelServer(scripts, port=port) as server:
+        click.echo(f"serving {sorted(p.stem for p in scripts.glob('*.toml'))} at {server.base_url}")
+        try:
+            while True:
+                time.sleep(3600)
+        except KeyboardInterrupt:
+            pass

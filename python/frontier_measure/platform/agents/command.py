@@ -1,0 +1,176 @@
+"""The command agent: any CLI agent, from a template.
+
+A template (templates/<name>.toml, or a file named in the spec) says how to run
+one agent non-interactively:
+
+    uses_model = true
+    isolation = ["docker", "copy"]        # where it can work
+    command = ["mini", "-t", "${instruction}", ...]   # argv; ${var} placeholders
+    outputs = ["trajectory.json"]         # files it leaves in ${agent_dir}, kept
+    [env]        NAME = "value"           # its whole environment, besides PATH/HOME/LANG
+    [files]      "config.yaml" = "..."    # written into ${agent_dir} first
+    [vars]       step_limit = "100"       # placeholders of its own (overridable)
+    [variants.docker.vars] / [variants.copy.vars]     # per isolation
+
+Placeholders: instruction, instruction_file, agent_dir, workspace (as the agent's
+commands see it: the container's workdir or the host checkout), workspace_host,
+container, docker (a `docker` bound to the attempt's container), image, model,
+base_url, api_key, api, timeout_s, and the template's vars. A spec's
+[agents.<name>] table may override command, env, files, vars, outputs and add
+`path` (directories put first on PATH).
+
+The agent's environment is built from scratch: the runner's own variables (and
+any real API key in them) are not passed on. It runs in a session of its own and
+is killed, whole, at the attempt's operational timeout.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import time
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from string import Template
+from typing import Any
+
+from ..checkout import kill_session, process_start
+from . import AgentOutcome, AttemptContext
+
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+ATTACH = Path(__file__).resolve().parent / "docker-attach.sh"
+
+
+def tools_dir() -> Path | None:
+    """.agents/bin of this checkout (scripts/agents.sh installs the CLI agents there)."""
+    env = os.environ.get("FM_AGENTS_BIN")
+    if env:
+        return Path(env)
+    root = Path(__file__).resolve().parents[4]
+    return root / ".agents" / "bin" if (root / ".agents" / "bin").is_dir() else None
+
+
+def load_template(ref: str, base_dir: Path) -> dict[str, Any]:
+    path = TEMPLATES / f"{ref}.toml"
+    if not path.is_file():
+        path = (base_dir / ref).resolve()
+    try:
+        return tomllib.loads(path.read_text())
+    except FileNotFoundError:
+        known = ", ".join(sorted(p.stem for p in TEMPLATES.glob("*.toml")))
+        raise ValueError(f"no agent template '{ref}' (bundled: {known}; or a .toml file)") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ValueError(f"{path}: {exc}") from None
+
+
+def _merge(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
+    out = dict(a)
+    for k, v in b.items():
+        out[k] = _merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
+    return out
+
+
+@dataclass
+class CommandAgent:
+    name: str
+    command: list[str]
+    uses_model: bool = True
+    isolation: list[str] = field(default_factory=lambda: ["docker", "copy"])
+    env: dict[str, str] = field(default_factory=dict)
+    files: dict[str, str] = field(default_factory=dict)
+    vars: dict[str, str] = field(default_factory=dict)
+    variants: dict[str, Any] = field(default_factory=dict)
+    outputs: list[str] = field(default_factory=list)
+    path: list[str] = field(default_factory=list)
+
+    @classmethod
+    def from_table(cls, name: str, table: dict[str, Any], base_dir: Path) -> CommandAgent:
+        doc: dict[str, Any] = load_template(str(table["template"]), base_dir) \
+            if "template" in table else {}
+        doc = _merge(doc, {k: v for k, v in table.items() if k not in ("template", "kind")})
+        if not isinstance(doc.get("command"), list) or not doc["command"]:
+            raise ValueError(f"[agents.{name}]: command must be a non-empty list (argv)")
+        return cls(name=name, command=[str(c) for c in doc["command"]],
+                   uses_model=bool(doc.get("uses_model", True)),
+                   isolation=list(doc.get("isolation", ["docker", "copy"])),
+                   env={k: str(v) for k, v in doc.get("env", {}).items()},
+                   files={k: str(v) for k, v in doc.get("files", {}).items()},
+                   vars={k: str(v) for k, v in doc.get("vars", {}).items()},
+                   variants=dict(doc.get("variants", {})),
+                   outputs=[str(o) for o in doc.get("outputs", [])],
+                   path=[str((base_dir / p).resolve()) for p in doc.get("path", [])])
+
+    def placeholders(self, ctx: AttemptContext, agent_dir: Path) -> dict[str, str]:
+        v = dict(self.vars)
+        v.update({str(k): str(x) for k, x in
+                  self.variants.get(ctx.isolation, {}).get("vars", {}).items()})
+        m = ctx.model
+        v.update(instruction=ctx.instruction, instruction_file=str(agent_dir / "instruction.md"),
+                 agent_dir=str(agent_dir), workspace=ctx.workdir,
+                 workspace_host=str(ctx.workspace),
+                 container=ctx.container.id if ctx.container else "",
+                 docker=str(agent_dir / "docker-attach.sh"),
+                 image=str(ctx.extra.get("image", "")), timeout_s=f"{ctx.timeout_s:g}",
+                 model=m.name if m else "", base_url=m.base_url if m else "",
+                 api_key=m.api_key if m else "", api=m.api if m else "")
+        return v
+
+    async def run(self, ctx: AttemptContext) -> AgentOutcome:
+        if ctx.isolation not in self.isolation:
+            return AgentOutcome(error=f"agent '{self.name}' does not support isolation "
+                                f"'{ctx.isolation}' (its template allows "
+                                f"{', '.join(self.isolation)})")
+        agent_dir = ctx.directory / "agent"
+        agent_dir.mkdir(parents=True, exist_ok=True)
+        (agent_dir / "instruction.md").write_text(ctx.instruction)
+        shutil.copy2(ATTACH, agent_dir / "docker-attach.sh")
+        (agent_dir / "docker-attach.sh").chmod(0o755)
+        home = agent_dir / "home"
+        home.mkdir(exist_ok=True)
+        values = self.placeholders(ctx, agent_dir)
+        try:
+            for fname, text in self.files.items():
+                target = (agent_dir / Template(fname).substitute(values)).resolve()
+                if agent_dir.resolve() not in target.parents:
+                    raise ValueError(f"file {fname!r} is outside the agent directory")
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_text(Template(text).substitute(values))
+            argv = [Template(a).substitute(values) for a in self.command]
+            env = {"PATH": ":".join([*self.path, *([str(tools_dir())] if tools_dir() else []),
+                                     os.environ.get("PATH", "/usr/bin:/bin")]),
+                   "HOME": str(home), "LANG": "C.UTF-8", "TERM": "dumb",
+                   "FM_CONTAINER": values["container"]}
+            env.update({k: Template(v).substitute(values) for k, v in self.env.items()})
+        except (KeyError, ValueError) as exc:
+            return AgentOutcome(error=f"agent '{self.name}': template: {exc}")
+        exe = shutil.which(argv[0], path=env["PATH"])
+        if exe is None:
+            return AgentOutcome(error=f"agent '{self.name}': '{argv[0]}' not found on its PATH "
+                                "(scripts/agents.sh installs mini-swe-agent)")
+        cwd = ctx.workspace if ctx.isolation == "copy" else agent_dir
+        log_path = agent_dir / "agent.log"
+        started = time.monotonic()
+        with open(log_path, "wb") as log:
+            proc = await asyncio.create_subprocess_exec(
+                exe, *argv[1:], cwd=cwd, env=env, stdin=asyncio.subprocess.DEVNULL,
+                stdout=log, stderr=asyncio.subprocess.STDOUT, start_new_session=True)
+            # Who to kill if the runner dies before the agent ends (runner.kill_leftover_agents).
+            (agent_dir / "agent.pid").write_text(f"{proc.pid} {process_start(proc.pid)}\n")
+            timed_out = False
+            try:
+                await asyncio.wait_for(proc.wait(), ctx.timeout_s)
+            except TimeoutError:
+                timed_out = True
+            finally:
+                # The whole session goes, whatever the agent left running.
+                kill_session(proc.pid)
+                if proc.returncode is None:
+                    await proc.wait()
+        files = {o: agent_dir / o for o in self.outputs if (agent_dir / o).is_file()}
+        text = log_path.read_text(errors="replace")
+        return AgentOutcome(exit_code=proc.returncode or 0, timed_out=timed_out, log=text[-200000:],
+                            files=files,
+                            error=None if timed_out or proc.returncode == 0 else
+                            f"exit {proc.returncode} after {time.monotonic() - started:.0f} s")

@@ -1,0 +1,128 @@
+"""A whole run, out of its database: the platform report, CSV tables and a ZIP.
+
+    write_report(db, out)   platform.md (PR_task, CE, steps, tokens, wall time per
+                            configuration; per-scale tables; McNemar pairs), and the
+                            evaluator's own report over the performance attempts'
+                            result.json files (steps added), in the same directory
+    write_csv(db, out)      attempts.csv, requests.csv, checks.csv, events.csv
+    write_zip(db, path)     all of it plus every attempt's artefacts (patch, transcript,
+                            agent log, gate and evaluation results)
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import zipfile
+from pathlib import Path
+from typing import Any
+
+from . import metrics
+from .db import Database
+
+TABLES = ("attempts", "requests", "checks", "events")
+
+
+def load_attempts(db: Database) -> list[dict[str, Any]]:
+    return [dict(r) for r in db.attempts()]
+
+
+def platform_markdown(db: Database) -> str:
+    attempts = load_attempts(db)
+    runs = ", ".join(r["name"] for r in db.runs())
+    out = [f"# Agent runs: {runs}\n",
+           f"{sum(a['state'] == 'finished' for a in attempts)} of {len(attempts)} attempts "
+           "finished.\n",
+           "## Per configuration\n",
+           "PR_task: mean over tasks of the share of attempts that passed the gate. "
+           "CE: total cost / successes (the gateway's costs). Steps: model outputs "
+           "(each with the tool calls it triggered). Means per attempt.\n",
+           metrics.markdown_table(*metrics.summary_table(metrics.summarize(attempts)))]
+    scale = metrics.scale_table(attempts)
+    if scale[1]:
+        out += ["\n## Performance tasks per scale\n", metrics.markdown_table(*scale)]
+    pairs = metrics.all_pairs(attempts)
+    if pairs:
+        out += ["\n## Paired configurations (McNemar's exact test)\n",
+                "Pairs are (task, attempt number) run by both configurations; the two "
+                "differ in one factor.\n", metrics.markdown_table(*metrics.pairs_table(pairs))]
+    return "\n".join(out)
+
+
+def _csv(rows: list[dict[str, Any]], columns: list[str]) -> str:
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=columns, lineterminator="\n", extrasaction="ignore")
+    w.writeheader()
+    for r in rows:
+        w.writerow(r)
+    return buf.getvalue()
+
+
+def csv_files(db: Database) -> dict[str, str]:
+    out = {}
+    for table in TABLES:
+        cur = db.conn.execute(f"SELECT * FROM {table} ORDER BY id")
+        cols = [d[0] for d in cur.description]
+        out[f"{table}.csv"] = _csv([dict(r) for r in cur.fetchall()], cols)
+    summaries = metrics.summarize(load_attempts(db))
+    headers, rows = metrics.summary_table(summaries)
+    out["summary.csv"] = _csv([dict(zip(headers, r, strict=True)) for r in rows], headers)
+    return out
+
+
+def _results(run_dir: Path, db: Database) -> list[Path]:
+    """The evaluator's result.json of each finished performance attempt (the runner
+    added the fields the evaluator's report reads: attempt number, label, steps)."""
+    found = []
+    for a in load_attempts(db):
+        if a["state"] == "finished" and a.get("dir"):
+            found += sorted((run_dir / a["dir"] / "evaluation").glob("*/result.json"))
+    return found
+
+
+def write_report(db_path: Path, out: Path, formats: list[str] | None = None) -> list[Path]:
+    db = Database(db_path)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        written = [out / "platform.md"]
+        written[0].write_text(platform_markdown(db))
+        for name, text in csv_files(db).items():
+            (out / name).write_text(text)
+            written.append(out / name)
+        results = _results(db_path.parent, db)
+    finally:
+        db.close()
+    if results:
+        from .. import report as rep
+
+        built = rep.build(results)
+        if built.tasks:
+            written += rep.write(built, out / "evaluations", formats or ["md", "csv"])
+    return written
+
+
+def write_zip(db_path: Path, path: Path) -> Path:
+    """The whole run: database tables as CSV, the platform report, every artefact."""
+    db = Database(db_path)
+    try:
+        files = {f"tables/{k}": v.encode() for k, v in csv_files(db).items()}
+        files["platform.md"] = platform_markdown(db).encode()
+        run_dir = db_path.parent
+        for a in load_attempts(db):
+            if a["state"] != "finished" or not a.get("dir"):
+                continue
+            adir = run_dir / a["dir"]
+            for p in sorted(adir.rglob("*")):
+                if p.is_file() and not p.name.startswith("."):
+                    files[f"attempts/{adir.name}/{p.relative_to(adir)}"] = p.read_bytes()
+    finally:
+        db.close()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.partial")
+    with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as z:
+        for name in sorted(files):
+            info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            z.writestr(info, files[name])
+    tmp.replace(path)
+    return path

@@ -1,0 +1,210 @@
+"""Metrics over a run's finished attempts, and the tables of its report.
+
+A configuration is (agent, model, prompt mode, regime). Per configuration:
+
+    PR_task   the task pass rate: the mean over tasks of the share of that task's
+              attempts that passed the gate (no partial credit within an attempt;
+              with one attempt per task, the share of tasks passed)
+    solved    tasks passed by at least one attempt
+    CE        cost per success: sum of the gateway's costs / number of passed attempts
+              (undefined without a success)
+    steps, tokens in/out/cached, wall time: means per attempt
+
+Attempts whose outcome is `error` (the platform's own failure, not the agent's)
+are left out of every rate and counted apart; a timeout is a failure.
+
+McNemar's exact test compares two configurations on the tasks both ran: pairs
+are (task, attempt number); only discordant pairs (one passed, the other not)
+carry information, and under "no difference" each is equally likely to go either
+way, so the two-sided p-value is a binomial tail with p = 1/2.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+EXCLUDED = ("error",)
+
+
+@dataclass(frozen=True)
+class Config:
+    agent: str
+    model: str
+    prompt_mode: str
+    regime: str
+
+    def label(self) -> str:
+        return f"{self.agent} / {self.model} / {self.prompt_mode} / {self.regime}"
+
+
+def config_of(a: dict[str, Any]) -> Config:
+    return Config(a["agent"], a["model"], a["prompt_mode"], a["regime"])
+
+
+@dataclass
+class Summary:
+    config: Config
+    tasks: int
+    attempts: int
+    passed: int
+    errors: int
+    pr_task: float | None
+    solved: int
+    cost: float
+    ce: float | None
+    steps: float | None
+    tokens_in: float | None
+    tokens_out: float | None
+    tokens_cached: float | None
+    wall_s: float | None
+
+
+def _mean(xs: Iterable[Any]) -> float | None:
+    vals = [float(x) for x in xs if x is not None]
+    return statistics.fmean(vals) if vals else None
+
+
+def summarize(attempts: Sequence[dict[str, Any]]) -> list[Summary]:
+    """One summary per configuration, over finished attempts."""
+    groups: dict[Config, list[dict[str, Any]]] = {}
+    for a in attempts:
+        if a.get("state") == "finished":
+            groups.setdefault(config_of(a), []).append(a)
+    out = []
+    for cfg in sorted(groups, key=lambda c: (c.agent, c.model, c.prompt_mode, c.regime)):
+        rows = groups[cfg]
+        counted = [a for a in rows if a.get("outcome") not in EXCLUDED]
+        by_task: dict[str, list[int]] = {}
+        for a in counted:
+            by_task.setdefault(a["task"], []).append(int(bool(a.get("passed"))))
+        passed = sum(sum(v) for v in by_task.values())
+        cost = sum(float(a.get("cost") or 0.0) for a in rows)
+        out.append(Summary(
+            config=cfg, tasks=len(by_task), attempts=len(counted), passed=passed,
+            errors=len(rows) - len(counted),
+            pr_task=statistics.fmean(sum(v) / len(v) for v in by_task.values()) if by_task else None,
+            solved=sum(1 for v in by_task.values() if any(v)),
+            cost=cost, ce=cost / passed if passed else None,
+            steps=_mean(a.get("steps") for a in counted),
+            tokens_in=_mean(a.get("tokens_in") for a in counted),
+            tokens_out=_mean(a.get("tokens_out") for a in counted),
+            tokens_cached=_mean(a.get("tokens_cached") for a in counted),
+            wall_s=_mean(a.get("wall_s") for a in counted)))
+    return out
+
+
+# ---------------------------------------------------------------- McNemar
+
+
+def mcnemar_exact(b: int, c: int) -> float:
+    """Two-sided exact p-value of McNemar's test from the discordant counts
+    b (first passed, second failed) and c (the reverse)."""
+    n = b + c
+    if n == 0:
+        return 1.0
+    k = min(b, c)
+    tail = sum(math.comb(n, i) for i in range(k + 1)) / 2 ** n
+    return min(1.0, 2 * tail)
+
+
+@dataclass
+class Paired:
+    first: Config
+    second: Config
+    pairs: int
+    both: int
+    neither: int
+    first_only: int  # b
+    second_only: int  # c
+    p_value: float
+    discordant: list[str]  # "task #n: first|second"
+
+
+def compare(attempts: Sequence[dict[str, Any]], first: Config, second: Config) -> Paired:
+    """Paired outcomes of two configurations on (task, attempt number)."""
+    def outcomes(cfg: Config) -> dict[tuple[str, int], bool]:
+        return {(a["task"], int(a["number"])): bool(a.get("passed")) for a in attempts
+                if a.get("state") == "finished" and a.get("outcome") not in EXCLUDED
+                and config_of(a) == cfg}
+
+    x, y = outcomes(first), outcomes(second)
+    keys = sorted(set(x) & set(y))
+    b = [k for k in keys if x[k] and not y[k]]
+    c = [k for k in keys if y[k] and not x[k]]
+    return Paired(first, second, len(keys), sum(x[k] and y[k] for k in keys),
+                  sum(not x[k] and not y[k] for k in keys), len(b), len(c),
+                  mcnemar_exact(len(b), len(c)),
+                  [f"{t} #{n}: first" for t, n in b] + [f"{t} #{n}: second" for t, n in c])
+
+
+def all_pairs(attempts: Sequence[dict[str, Any]]) -> list[Paired]:
+    """Every two configurations that share tasks: the ones differing in one factor."""
+    cfgs = sorted({config_of(a) for a in attempts if a.get("state") == "finished"},
+                  key=lambda c: (c.agent, c.model, c.prompt_mode, c.regime))
+    out = []
+    for i, f in enumerate(cfgs):
+        for s in cfgs[i + 1:]:
+            differ = sum(getattr(f, k) != getattr(s, k)
+                         for k in ("agent", "model", "prompt_mode", "regime"))
+            if differ == 1:
+                p = compare(attempts, f, s)
+                if p.pairs:
+                    out.append(p)
+    return out
+
+
+# ---------------------------------------------------------------- tables
+
+
+def _f(x: float | None, fmt: str = "{:.2f}") -> str:
+    return "n/a" if x is None else fmt.format(x)
+
+
+def summary_table(summaries: Sequence[Summary]) -> tuple[list[str], list[list[str]]]:
+    headers = ["agent", "model", "prompt mode", "regime", "tasks", "attempts", "passed",
+               "PR_task", "solved", "cost $", "CE $/success", "steps", "tokens in", "tokens out",
+               "cached in", "wall s", "errors"]
+    rows = [[s.config.agent, s.config.model, s.config.prompt_mode, s.config.regime,
+             str(s.tasks), str(s.attempts), str(s.passed), _f(s.pr_task, "{:.1%}"),
+             f"{s.solved}/{s.tasks}", f"{s.cost:.4f}", _f(s.ce, "{:.4f}"), _f(s.steps, "{:.1f}"),
+             _f(s.tokens_in, "{:.0f}"), _f(s.tokens_out, "{:.0f}"), _f(s.tokens_cached, "{:.0f}"),
+             _f(s.wall_s, "{:.1f}"), str(s.errors)] for s in summaries]
+    return headers, rows
+
+
+def scale_table(attempts: Sequence[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
+    """Performance tasks per scale: pass rate, steps and speedup per configuration."""
+    groups: dict[tuple[str, Config], list[dict[str, Any]]] = {}
+    for a in attempts:
+        if a.get("state") == "finished" and a.get("kind") == "performance" \
+                and a.get("outcome") not in EXCLUDED:
+            groups.setdefault((a.get("scale") or "?", config_of(a)), []).append(a)
+    headers = ["scale", "configuration", "attempts", "strict successes", "steps (mean)",
+               "steps (median)", "median speedup"]
+    rows = []
+    for (scale, cfg), rows_ in sorted(groups.items(), key=lambda kv: (kv[0][0], kv[0][1].label())):
+        steps = [a["steps"] for a in rows_ if a.get("steps") is not None]
+        speed = [a["speedup"] for a in rows_ if a.get("speedup") is not None]
+        rows.append([scale, cfg.label(), str(len(rows_)), str(sum(bool(a["passed"]) for a in rows_)),
+                     _f(statistics.fmean(steps) if steps else None, "{:.1f}"),
+                     _f(statistics.median(steps) if steps else None, "{:.0f}"),
+                     _f(statistics.median(speed) if speed else None, "{:.2f}x")])
+    return headers, rows
+
+
+def pairs_table(pairs: Sequence[Paired]) -> tuple[list[str], list[list[str]]]:
+    headers = ["first", "second", "pairs", "both passed", "neither", "first only",
+               "second only", "McNemar exact p"]
+    rows = [[p.first.label(), p.second.label(), str(p.pairs), str(p.both), str(p.neither),
+             str(p.first_only), str(p.second_only), f"{p.p_value:.4g}"] for p in pairs]
+    return headers, rows
+
+
+def markdown_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    out = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
+    out += ["| " + " | ".join(r) + " |" for r in rows]
+    return "\n".join(out) + "\n"

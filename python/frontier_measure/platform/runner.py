@@ -1,0 +1,387 @@
+"""Running a spec: asyncio workers, one attempt at a time each.
+
+One attempt, from the task's pristine workspace to a verdict:
+
+    start (db: pending -> running, new generation)
+    fresh checkout (overlay or copy) + the attempt's container   (checkout.py)
+    the agent's turn, under the operational timeout; its model traffic through
+        the gateway, which records every request                (gateway.py)
+    container removed; changes -> patch.diff, line counts
+    the gate, on the host (performance tasks: the evaluator, under the
+        machine-wide measurement lock)                          (gate.py)
+    artefacts written atomically; finish (db: running -> finished, figures, checks)
+
+Resuming after an interruption (kill -9 included) costs one start-up: the
+runner lock is taken, containers and scratch directories a dead runner left are
+removed, attempts it left 'running' go back to 'pending' and are run again from
+scratch; finished attempts are never redone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import fcntl
+import gzip
+import hashlib
+import json
+import os
+import shutil
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..results import write_json
+from . import agents as agents_mod
+from . import checkout as co
+from . import tasks as tasks_mod
+from .db import Database
+from .gate import run_gate
+from .gateway import Endpoint, Gateway
+from .prices import PriceTable
+from .spec import NO_MODEL, Spec
+
+Listener = Callable[[str, dict[str, Any]], None]
+
+
+class RunnerError(Exception):
+    pass
+
+
+def default_db(spec: Spec) -> Path:
+    return Path("runs") / spec.name / "state.sqlite"
+
+
+def db_label(db_path: Path) -> str:
+    """Labels this database's containers, so leftovers are found and only they."""
+    return hashlib.sha256(str(db_path.resolve()).encode()).hexdigest()[:16]
+
+
+def write_text_atomic(path: Path, text: str) -> Path:
+    tmp = path.with_name(f".{path.name}.partial")
+    tmp.write_text(text)
+    os.replace(tmp, path)
+    return path
+
+
+def load_tasks(spec: Spec) -> list[tasks_mod.PlatformTask]:
+    paths = tasks_mod.find(spec.task_paths) if spec.task_paths else []
+    if spec.refactorbench is not None:
+        from . import refactorbench as rb
+
+        rbs = spec.refactorbench
+        paths += rb.import_snapshot(rbs.get("snapshot"), select=rbs.get("select"))
+    loaded = [tasks_mod.load(p) for p in paths]
+    seen: dict[str, Path] = {}
+    for t in loaded:
+        if t.name in seen and seen[t.name] != t.path:
+            raise RunnerError(f"two tasks are named {t.name}: {seen[t.name]} and {t.path}")
+        seen[t.name] = t.path
+    return loaded
+
+
+def plan(spec: Spec, tasks: list[tasks_mod.PlatformTask],
+         agents: dict[str, agents_mod.Agent]) -> list[dict[str, Any]]:
+    """Every attempt the spec asks for."""
+    out = []
+    problems = []
+    for t in tasks:
+        missing = t.missing_prompts(spec.prompt_modes)
+        if missing:
+            problems.append(f"{t.path}: no prompts/{', '.join(m + '.md' for m in missing)}")
+    if problems:
+        raise RunnerError("; ".join(problems))
+    for t in tasks:
+        for agent_name, agent in agents.items():
+            models = list(spec.models) if agent.uses_model else [NO_MODEL]
+            if agent.uses_model and not models:
+                raise RunnerError(f"agent '{agent_name}' uses a model, and the spec has no [models]")
+            for model in models:
+                for mode in spec.prompt_modes:
+                    for regime in spec.regimes:
+                        for n in range(1, spec.attempts + 1):
+                            out.append({
+                                "key": "|".join([t.name, agent_name, model, mode, regime, str(n)]),
+                                "task": t.name, "task_path": str(t.path), "kind": t.kind,
+                                "scale": t.scale, "agent": agent_name, "model": model,
+                                "prompt_mode": mode, "regime": regime, "number": n})
+    return out
+
+
+@dataclass
+class RunSummary:
+    run_id: int
+    db: Path
+    planned: int
+    recovered: list[int]
+    ran: list[int]
+    startup_s: float
+    wall_s: float
+    leftovers: list[str] = field(default_factory=list)
+
+
+class Runner:
+    def __init__(self, spec: Spec, db_path: Path | None = None,
+                 listener: Listener | None = None) -> None:
+        self.spec = spec
+        self.db_path = (db_path or default_db(spec)).resolve()
+        self.run_dir = self.db_path.parent
+        self.listener = listener or (lambda kind, data: None)
+        self.label = db_label(self.db_path)
+
+    # ------------------------------------------------------------------ the run
+
+    def run(self, retry: int | None = None) -> RunSummary:
+        return asyncio.run(self.arun(retry))
+
+    async def arun(self, retry: int | None = None) -> RunSummary:
+        started = time.perf_counter()
+        self.run_dir.mkdir(parents=True, exist_ok=True)
+        lock_fd = os.open(self.run_dir / "runner.lock", os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            try:
+                fcntl.flock(lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise RunnerError(f"another runner is using {self.db_path}") from None
+            os.ftruncate(lock_fd, 0)
+            os.write(lock_fd, f"{os.getpid()}\n".encode())
+            return await self._locked(retry, started)
+        finally:
+            os.close(lock_fd)
+
+    async def _locked(self, retry: int | None, started: float) -> RunSummary:
+        spec = self.spec
+        if spec.isolation == "docker":
+            why = co.docker_available()
+            if why:
+                raise RunnerError(f"isolation = \"docker\": {why} (or set isolation = \"copy\")")
+        # What a runner that died left behind: its containers and checkouts.
+        leftovers = await asyncio.to_thread(co.remove_labelled_containers, self.label) \
+            if spec.isolation == "docker" or co.docker_available() is None else []
+        await asyncio.to_thread(co.remove_tree, self.run_dir / "scratch")
+        self.db = Database(self.db_path)
+        try:
+            tasks = await asyncio.to_thread(load_tasks, spec)
+            self.tasks = {t.name: t for t in tasks}
+            self.agents = {n: agents_mod.make(n, tbl, spec.base_dir)
+                           for n, tbl in spec.agents.items()}
+            planned = plan(spec, tasks, self.agents)
+            run_id = self.db.run_id(spec.name, str(spec.path), spec.text)
+            recovered = self.db.recover(run_id)
+            for a in recovered:
+                # Agents run in sessions of their own: a runner killed with -9 leaves them.
+                co.kill_recorded(self.run_dir / "attempts" / f"a{a:05d}" / "agent" / "agent.pid")
+            self.db.ensure_attempts(run_id, planned)
+            keys = {p["key"] for p in planned}
+            if retry is not None:
+                row = self.db.attempt(retry)
+                if row is None or row["run_id"] != run_id:
+                    raise RunnerError(f"no attempt {retry} in run '{spec.name}'")
+                self.db.retry(retry)
+                todo = [retry]
+            else:
+                todo = [int(r["id"]) for r in self.db.attempts(run_id, "pending") if r["key"] in keys]
+            self.prices = PriceTable.load(*spec.prices)
+            servers, endpoints = self._endpoints()
+            self.endpoints = endpoints
+            self.gateway = Gateway(self.prices, self.db.record_request)
+            await self.gateway.start()
+            startup = time.perf_counter() - started
+            self.db.event(run_id, None, None, "runner-started",
+                          {"pid": os.getpid(), "startup_s": startup, "recovered": recovered,
+                           "leftover_containers": leftovers, "todo": len(todo)})
+            self.listener("start", {"run_id": run_id, "planned": len(planned), "todo": todo,
+                                    "recovered": recovered, "startup_s": startup})
+            try:
+                queue: asyncio.Queue[int] = asyncio.Queue()
+                for a in todo:
+                    queue.put_nowait(a)
+                workers = [asyncio.create_task(self._worker(queue))
+                           for _ in range(min(spec.concurrency, max(1, len(todo))))]
+                await asyncio.gather(*workers)
+            finally:
+                await self.gateway.stop()
+                for s in servers:
+                    s.stop()
+            self.db.event(run_id, None, None, "runner-stopped", {})
+            wall = time.perf_counter() - started
+            self.listener("done", {"run_id": run_id, "wall_s": wall})
+            return RunSummary(run_id, self.db_path, len(planned), recovered, todo, startup, wall,
+                              leftovers)
+        finally:
+            self.db.close()
+
+    def _endpoints(self) -> tuple[list[Any], dict[str, Endpoint]]:
+        from .scripted_model import ScriptedModelServer
+
+        servers, out = [], {}
+        used = {m.endpoint for m in self.spec.models.values()}
+        for name, e in self.spec.endpoints.items():
+            if name not in used:
+                continue
+            if e.kind == "scripted":
+                assert e.scripts is not None
+                server = ScriptedModelServer(e.scripts).start()
+                servers.append(server)
+                base = server.base_url if e.api == "openai" else server.base_url[:-3]
+                out[name] = Endpoint(name, base, e.api, "")
+            else:
+                key = os.environ.get(e.api_key_env, "") if e.api_key_env else ""
+                if e.api_key_env and not key:
+                    raise RunnerError(f"[endpoints.{name}]: ${e.api_key_env} is not set")
+                out[name] = Endpoint(name, e.base_url, e.api, key)
+        return servers, out
+
+    async def _worker(self, queue: asyncio.Queue[int]) -> None:
+        while True:
+            try:
+                attempt_id = queue.get_nowait()
+            except asyncio.QueueEmpty:
+                return
+            await self._attempt(attempt_id)
+
+    # ------------------------------------------------------------------ one attempt
+
+    async def _attempt(self, attempt_id: int) -> None:
+        row = self.db.attempt(attempt_id)
+        assert row is not None
+        adir = self.run_dir / "attempts" / f"a{attempt_id:05d}"
+        # A generation that died left partial files: none of them was referenced.
+        await asyncio.to_thread(shutil.rmtree, adir, True)
+        adir.mkdir(parents=True)
+        gen = self.db.start(attempt_id, str(adir.relative_to(self.run_dir)))
+        info = dict(row) | {"generation": gen}
+        self.listener("attempt-start", info)
+        started = time.perf_counter()
+        figures: dict[str, Any] = {}
+        checks: list[dict[str, Any]] = []
+        try:
+            figures, checks = await self._attempt_body(row, gen, adir)
+        except Exception as exc:  # the platform's own failure: recorded, never a verdict
+            figures = {"outcome": "error", "passed": 0, "error": f"{type(exc).__name__}: {exc}"}
+        figures["wall_s"] = time.perf_counter() - started
+        self.db.finish(attempt_id, gen, figures, checks)
+        self.listener("attempt-done", info | figures)
+
+    async def _attempt_body(self, row: Any, gen: int, adir: Path) \
+            -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        spec = self.spec
+        task = self.tasks[row["task"]]
+        agent = self.agents[row["agent"]]
+        scratch = self.run_dir / "scratch" / f"{adir.name}-g{gen}"
+        checkout = await asyncio.to_thread(co.Checkout.create, task.pristine, scratch)
+        container: co.Container | None = None
+        token: str | None = None
+        transcript = adir / "transcript.jsonl"
+        figures: dict[str, Any] = {}
+        try:
+            if spec.isolation == "docker":
+                image = spec.image
+                container = await co.Container.start(
+                    image, checkout.path, task.workdir,
+                    {co.LABEL: self.label, f"{co.LABEL}.attempt": str(row["id"])},
+                    cpus=spec.cpus, memory_mb=spec.memory_mb)
+            model = None
+            if agent.uses_model:
+                m = spec.models[row["model"]]
+                endpoint = self.endpoints[m.endpoint]
+                token = self.gateway.open(row["id"], gen, endpoint, transcript)
+                model = agents_mod.ModelAccess(m.model, self.gateway.base_url(token), token,
+                                               endpoint.api)
+            ctx = agents_mod.AttemptContext(
+                task=task, instruction=task.prompt(row["prompt_mode"]), workspace=checkout.path,
+                container=container, directory=adir, timeout_s=spec.timeout_s, model=model,
+                extra={"image": spec.image})
+            t0 = time.perf_counter()
+            try:
+                # The agent enforces the timeout on its own process; this is the backstop.
+                outcome = await asyncio.wait_for(agent.run(ctx), spec.timeout_s + 120)
+            except TimeoutError:
+                outcome = agents_mod.AgentOutcome(timed_out=True)
+            figures["agent_s"] = time.perf_counter() - t0
+        finally:
+            if token is not None:
+                self.gateway.close_route(token)
+            if container is not None:
+                await container.remove()
+        try:
+            if outcome.log:
+                write_text_atomic(adir / "agent.log", outcome.log)
+            changes = await asyncio.to_thread(checkout.changes)
+            write_text_atomic(adir / "patch.diff", changes.patch())
+            added, removed = changes.line_counts()
+            figures.update(files_changed=changes.files, lines_added=added, lines_removed=removed)
+            tel = self.db.telemetry(row["id"], gen)
+            figures.update(requests=tel["requests"], tokens_in=tel["tokens_in"],
+                           tokens_out=tel["tokens_out"], tokens_cached=tel["tokens_cached"],
+                           cost=tel["cost"],
+                           steps=tel["steps"] if agent.uses_model else outcome.steps)
+            if transcript.exists():
+                with open(transcript, "rb") as src, gzip.open(adir / ".transcript.partial", "wb") as dst:
+                    shutil.copyfileobj(src, dst)
+                os.replace(adir / ".transcript.partial", adir / "transcript.jsonl.gz")
+                transcript.unlink()
+            checks: list[dict[str, Any]] = []
+            if outcome.timed_out:
+                figures.update(outcome="timeout", passed=0,
+                               error=f"the agent did not finish in {spec.timeout_s:g} s")
+            elif outcome.error and outcome.exit_code == 0:
+                # The agent never ran (a missing tool, a task without an oracle ...).
+                figures.update(outcome="agent-error", passed=0, error=outcome.error)
+            else:
+                t0 = time.perf_counter()
+                judged = checkout.path
+                if task.kind == "performance":
+                    # The candidate is what the patch says: the workspace without the
+                    # files tools leave (bytecode caches), which the patch leaves out too.
+                    judged = adir / "candidate"
+                    await asyncio.to_thread(shutil.copytree, checkout.path, judged, symlinks=True,
+                                            ignore=co.ignore_tool_files)
+                gate = await asyncio.to_thread(run_gate, task, judged, adir / "evaluation",
+                                               isolation=spec.gate_isolation,
+                                               timeout_s=spec.gate_timeout_s)
+                figures["gate_s"] = time.perf_counter() - t0
+                write_json(gate.to_dict(), adir / "gate.json")
+                for res in sorted((adir / "evaluation").glob("*/result.json")):
+                    # The optional fields the evaluator's report reads (report/model.py).
+                    data = json.loads(res.read_text())
+                    data.update(attempt=row["number"], steps=figures.get("steps"),
+                                label=f"{row['agent']}/{row['model']}/{row['prompt_mode']}/"
+                                      f"{row['regime']}")
+                    write_json(data, res)
+                checks = [c.to_dict() for c in gate.checks]
+                figures.update(passed=int(gate.passed), speedup=gate.speedup,
+                               codebleu=gate.codebleu,
+                               outcome="error" if gate.error else
+                               "passed" if gate.passed else "failed",
+                               error=gate.error or outcome.error)
+            write_json({"attempt": dict(row) | {"generation": gen}, "figures": figures,
+                        "agent": {"exit_code": outcome.exit_code, "timed_out": outcome.timed_out,
+                                  "error": outcome.error,
+                                  "files": sorted(outcome.files)}},
+                       adir / "attempt.json")
+            return figures, checks
+        finally:
+            await asyncio.to_thread(checkout.close)
+
+
+def status(db_path: Path) -> dict[str, Any]:
+    """Counts of attempts by state and outcome, per run (for the CLI)."""
+    db = Database(db_path)
+    try:
+        out = {}
+        for run in db.runs():
+            rows = db.attempts(run["id"])
+            by: dict[str, int] = {}
+            for r in rows:
+                k = r["outcome"] or r["state"]
+                by[k] = by.get(k, 0) + 1
+            out[run["name"]] = {"attempts": len(rows), **by}
+        return out
+    finally:
+        db.close()
+
+
+def dump(data: Any) -> str:
+    return json.dumps(data, indent=1, sort_keys=True, default=str)

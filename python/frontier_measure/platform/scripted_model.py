@@ -1,0 +1,343 @@
+"""A deterministic model server for tests: it plays scripted trajectories.
+
+There is no model on a test machine, yet the agents must be the real ones. This
+server speaks the OpenAI chat completions API and the Anthropic messages API
+(both with and without streaming) and answers from a script:
+
+    # fix.toml: the model "fix"
+    [[trajectories]]
+    match = "dedupe"              # a regular expression searched in the first user message
+    [[trajectories.turns]]
+    say = "Let me look at the file."
+    bash = "cat dedupe.py"        # one call of the agent's `bash` tool
+    [[trajectories.turns]]
+    bash = "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT"
+
+The model name picks the script (`<dir>/<model>.toml`; a provider prefix such as
+"openai/" is ignored), the first user message picks the trajectory, and the
+number of assistant messages already in the conversation picks the turn. So the
+server keeps no state: concurrent attempts, retried requests and a restarted
+server all get the same answer to the same request. Past the last turn it
+repeats the last one.
+
+Usage figures are deterministic too: prompt tokens are the request's messages
+in UTF-8 bytes / 4, completion tokens the reply's; everything before the last
+user or tool message counts as a cached prefix. A script may say `usage = false`
+to leave usage out (the gateway then counts itself).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import threading
+import tomllib
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+
+SUBMIT = "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT"
+
+
+@dataclass
+class Turn:
+    say: str = ""
+    bash: str | None = None
+
+
+@dataclass
+class Trajectory:
+    match: str
+    turns: list[Turn]
+
+
+@dataclass
+class Script:
+    name: str
+    trajectories: list[Trajectory]
+    usage: bool = True
+    tool: str = "bash"
+
+    def turn(self, first_user: str, index: int) -> Turn:
+        for t in self.trajectories:
+            if re.search(t.match, first_user):
+                if not t.turns:
+                    break
+                return t.turns[min(index, len(t.turns) - 1)]
+        # No trajectory for this task: give up at once, the way a model without a plan would.
+        return Turn(say="I cannot do this task.", bash=SUBMIT)
+
+
+class ScriptError(Exception):
+    pass
+
+
+def load_script(path: Path) -> Script:
+    try:
+        doc = tomllib.loads(path.read_text())
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ScriptError(f"{path}: {exc}") from None
+    trajs = []
+    for i, t in enumerate(doc.get("trajectories", [])):
+        if not isinstance(t, dict) or not isinstance(t.get("match", ""), str):
+            raise ScriptError(f"{path}: trajectories[{i}] needs a string 'match'")
+        turns = []
+        for j, turn in enumerate(t.get("turns", [])):
+            unknown = set(turn) - {"say", "bash"}
+            if unknown:
+                raise ScriptError(f"{path}: trajectories[{i}].turns[{j}]: unknown key(s) "
+                                  f"{', '.join(sorted(unknown))}")
+            turns.append(Turn(say=str(turn.get("say", "")), bash=turn.get("bash")))
+        trajs.append(Trajectory(match=t.get("match", ""), turns=turns))
+    return Script(name=path.stem, trajectories=trajs, usage=bool(doc.get("usage", True)),
+                  tool=str(doc.get("tool", "bash")))
+
+
+def _text(content: Any) -> str:
+    """The text of a message's content (a string, or a list of content blocks)."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = []
+        for block in content:
+            if isinstance(block, dict):
+                parts.append(str(block.get("text") or block.get("content") or ""))
+        return "\n".join(parts)
+    return ""
+
+
+def _tokens(data: Any) -> int:
+    return max(1, len(json.dumps(data, sort_keys=True).encode()) // 4)
+
+
+@dataclass
+class ScriptedModelServer:
+    """The server; `start()` runs it on loopback in a thread of its own."""
+
+    scripts_dir: Path
+    host: str = "127.0.0.1"
+    port: int = 0
+    requests: int = 0
+    _scripts: dict[str, Script] = field(default_factory=dict)
+    _thread: threading.Thread | None = None
+    _loop: asyncio.AbstractEventLoop | None = None
+    _runner: web.AppRunner | None = None
+
+    # ------------------------------------------------------------------ scripts
+
+    def script(self, model: str) -> Script:
+        name = model.rsplit("/", 1)[-1]
+        if name not in self._scripts:
+            path = self.scripts_dir / f"{name}.toml"
+            if not re.fullmatch(r"[A-Za-z0-9_.-]+", name) or not path.is_file():
+                raise ScriptError(f"no script for model '{model}' in {self.scripts_dir}")
+            self._scripts[name] = load_script(path)
+        return self._scripts[name]
+
+    # ------------------------------------------------------------------ answers
+
+    def _pick(self, body: dict[str, Any], system_in_messages: bool) -> tuple[Script, Turn, int, int]:
+        messages = body.get("messages") or []
+        if not isinstance(messages, list):
+            raise ScriptError("messages must be a list")
+        script = self.script(str(body.get("model", "")))
+        users = [m for m in messages if isinstance(m, dict) and m.get("role") == "user"]
+        first_user = _text(users[0].get("content")) if users else ""
+        index = sum(1 for m in messages if isinstance(m, dict) and m.get("role") == "assistant")
+        prompt = _tokens(messages) + (0 if system_in_messages else _tokens(body.get("system", "")))
+        # The cached prefix: all but the messages added since the last assistant turn.
+        last = max((i for i, m in enumerate(messages)
+                    if isinstance(m, dict) and m.get("role") == "assistant"), default=-1)
+        cached = _tokens(messages[:last + 1]) if last >= 0 else 0
+        return script, script.turn(first_user, index), prompt, min(cached, prompt)
+
+    def openai_reply(self, body: dict[str, Any]) -> dict[str, Any]:
+        script, turn, prompt, cached = self._pick(body, True)
+        message: dict[str, Any] = {"role": "assistant", "content": turn.say or None}
+        if turn.bash is not None:
+            message["tool_calls"] = [{
+                "id": "call_" + uuid.uuid5(uuid.NAMESPACE_OID, turn.bash + turn.say).hex[:24],
+                "type": "function",
+                "function": {"name": script.tool, "arguments": json.dumps({"command": turn.bash})},
+            }]
+        completion = _tokens(message)
+        reply: dict[str, Any] = {
+            "id": "chatcmpl-scripted", "object": "chat.completion", "created": 0,
+            "model": body.get("model"),
+            "choices": [{"index": 0, "message": message,
+                         "finish_reason": "tool_calls" if turn.bash is not None else "stop"}],
+        }
+        if script.usage:
+            reply["usage"] = {"prompt_tokens": prompt, "completion_tokens": completion,
+                              "total_tokens": prompt + completion,
+                              "prompt_tokens_details": {"cached_tokens": cached}}
+        return reply
+
+    def anthropic_reply(self, body: dict[str, Any]) -> dict[str, Any]:
+        script, turn, prompt, cached = self._pick(body, False)
+        content: list[dict[str, Any]] = []
+        if turn.say:
+            content.append({"type": "text", "text": turn.say})
+        if turn.bash is not None:
+            content.append({"type": "tool_use", "name": script.tool,
+                            "id": "toolu_" + uuid.uuid5(uuid.NAMESPACE_OID, turn.bash).hex[:24],
+                            "input": {"command": turn.bash}})
+        reply: dict[str, Any] = {
+            "id": "msg_scripted", "type": "message", "role": "assistant",
+            "model": body.get("model"), "content": content,
+            "stop_reason": "tool_use" if turn.bash is not None else "end_turn",
+            "stop_sequence": None,
+        }
+        if script.usage:
+            reply["usage"] = {"input_tokens": prompt - cached, "output_tokens": _tokens(content),
+                              "cache_read_input_tokens": cached,
+                              "cache_creation_input_tokens": 0}
+        return reply
+
+    # ------------------------------------------------------------------ HTTP
+
+    async def _chat(self, request: web.Request) -> web.StreamResponse:
+        self.requests += 1
+        try:
+            body = await request.json()
+            reply = self.openai_reply(body)
+        except (ScriptError, ValueError) as exc:
+            return web.json_response({"error": {"message": str(exc), "type": "invalid_request_error"}},
+                                     status=400)
+        if not body.get("stream"):
+            return web.json_response(reply)
+        message = reply["choices"][0]["message"]
+        delta: dict[str, Any] = {"role": "assistant", "content": message.get("content")}
+        if "tool_calls" in message:
+            delta["tool_calls"] = [{"index": 0, **c} for c in message["tool_calls"]]
+        chunks = [{"id": reply["id"], "object": "chat.completion.chunk", "model": reply["model"],
+                   "choices": [{"index": 0, "delta": delta, "finish_reason": None}]},
+                  {"id": reply["id"], "object": "chat.completion.chunk", "model": reply["model"],
+                   "choices": [{"index": 0, "delta": {},
+                                "finish_reason": reply["choices"][0]["finish_reason"]}]}]
+        if "usage" in reply and (body.get("stream_options") or {}).get("include_usage"):
+            chunks.append({"id": reply["id"], "object": "chat.completion.chunk",
+                           "model": reply["model"], "choices": [], "usage": reply["usage"]})
+        events = [f"data: {json.dumps(c)}\n\n" for c in chunks] + ["data: [DONE]\n\n"]
+        return await self._sse(request, events)
+
+    async def _messages(self, request: web.Request) -> web.StreamResponse:
+        self.requests += 1
+        try:
+            body = await request.json()
+            reply = self.anthropic_reply(body)
+        except (ScriptError, ValueError) as exc:
+            return web.json_response({"type": "error", "error": {"type": "invalid_request_error",
+                                                                 "message": str(exc)}}, status=400)
+        if not body.get("stream"):
+            return web.json_response(reply)
+        usage = reply.get("usage", {})
+        start = {**reply, "content": [], "stop_reason": None,
+                 "usage": {k: v for k, v in usage.items() if k != "output_tokens"}
+                 | ({"output_tokens": 1} if usage else {})}
+        events: list[tuple[str, dict[str, Any]]] = [
+            ("message_start", {"type": "message_start", "message": start})]
+        for i, block in enumerate(reply["content"]):
+            if block["type"] == "text":
+                events += [("content_block_start", {"type": "content_block_start", "index": i,
+                                                    "content_block": {"type": "text", "text": ""}}),
+                           ("content_block_delta", {"type": "content_block_delta", "index": i,
+                                                    "delta": {"type": "text_delta",
+                                                              "text": block["text"]}})]
+            else:
+                events += [("content_block_start", {"type": "content_block_start", "index": i,
+                                                    "content_block": {**block, "input": {}}}),
+                           ("content_block_delta", {"type": "content_block_delta", "index": i,
+                                                    "delta": {"type": "input_json_delta",
+                                                              "partial_json": json.dumps(block["input"])}})]
+            events.append(("content_block_stop", {"type": "content_block_stop", "index": i}))
+        delta: dict[str, Any] = {"type": "message_delta",
+                                 "delta": {"stop_reason": reply["stop_reason"], "stop_sequence": None}}
+        if usage:
+            delta["usage"] = {"output_tokens": usage["output_tokens"]}
+        events += [("message_delta", delta), ("message_stop", {"type": "message_stop"})]
+        return await self._sse(request, [f"event: {k}\ndata: {json.dumps(v)}\n\n" for k, v in events])
+
+    @staticmethod
+    async def _sse(request: web.Request, events: list[str]) -> web.StreamResponse:
+        resp = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
+        await resp.prepare(request)
+        for e in events:
+            await resp.write(e.encode())
+        await resp.write_eof()
+        return resp
+
+    async def _models(self, request: web.Request) -> web.Response:
+        names = sorted(p.stem for p in self.scripts_dir.glob("*.toml"))
+        return web.json_response({"object": "list", "data": [{"id": n, "object": "model"}
+                                                             for n in names]})
+
+    def app(self) -> web.Application:
+        app = web.Application()
+        app.router.add_post("/v1/chat/completions", self._chat)
+        app.router.add_post("/chat/completions", self._chat)
+        app.router.add_post("/v1/messages", self._messages)
+        app.router.add_get("/v1/models", self._models)
+        return app
+
+    async def serve(self) -> None:
+        """Start serving on the running loop (port 0: any free port, then set)."""
+        self._runner = web.AppRunner(self.app(), access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.host, self.port)
+        await site.start()
+        server = getattr(site, "_server", None)
+        if server is not None and server.sockets:
+            self.port = server.sockets[0].getsockname()[1]
+
+    async def aclose(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    @property
+    def base_url(self) -> str:
+        """The OpenAI-style base URL (Anthropic clients take the part before /v1)."""
+        return f"http://{self.host}:{self.port}/v1"
+
+    def start(self) -> ScriptedModelServer:
+        """Serve in a background thread (for tests and the CLI)."""
+        ready = threading.Event()
+        errors: list[BaseException] = []
+
+        def run() -> None:
+            loop = asyncio.new_event_loop()
+            self._loop = loop
+            try:
+                loop.run_until_complete(self.serve())
+            except BaseException as exc:  # reported to start()'s caller
+                errors.append(exc)
+                ready.set()
+                return
+            ready.set()
+            loop.run_forever()
+            loop.run_until_complete(self.aclose())
+            loop.close()
+
+        self._thread = threading.Thread(target=run, name="scripted-model", daemon=True)
+        self._thread.start()
+        ready.wait(30)
+        if errors:
+            raise errors[0]
+        return self
+
+    def stop(self) -> None:
+        if self._loop is not None and self._thread is not None:
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(30)
+            self._thread = None
+
+    def __enter__(self) -> ScriptedModelServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

@@ -1,0 +1,74 @@
+"""The live progress view of a run (rich on a terminal, one line per event otherwise)."""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import Any
+
+from rich.console import Console
+from rich.live import Live
+from rich.markup import escape
+from rich.table import Table
+
+
+def _label(d: dict[str, Any]) -> str:
+    model = "" if d.get("model") in (None, "-") else f" ({d['model']})"
+    return escape(f"#{d['id']} {d['task']} / {d['agent']}{model} / {d['prompt_mode']} "
+                  f"#{d['number']}")
+
+
+class LiveView:
+    """A listener for `Runner`: running attempts with their age, and the tally."""
+
+    def __init__(self, console: Console | None = None, live: bool | None = None) -> None:
+        self.console = console or Console(file=sys.stderr)
+        self.live_mode = self.console.is_terminal if live is None else live
+        self.running: dict[int, tuple[dict[str, Any], float]] = {}
+        self.tally: dict[str, int] = {}
+        self.todo = 0
+        self._live: Live | None = None
+
+    def _table(self) -> Table:
+        done = sum(self.tally.values())
+        t = Table(title=f"{done}/{self.todo} attempts done  "
+                        + "  ".join(f"{k} {v}" for k, v in sorted(self.tally.items())),
+                  expand=False)
+        t.add_column("running")
+        t.add_column("for", justify="right")
+        now = time.monotonic()
+        for d, since in self.running.values():
+            t.add_row(_label(d), f"{now - since:.0f} s")
+        return t
+
+    def __call__(self, kind: str, d: dict[str, Any]) -> None:
+        if kind == "start":
+            self.todo = len(d["todo"])
+            msg = (f"run {d['run_id']}: {d['planned']} attempts planned, {self.todo} to run"
+                   + (f", {len(d['recovered'])} interrupted ones again" if d["recovered"] else "")
+                   + f" (start-up {d['startup_s']:.2f} s)")
+            self.console.print(msg)
+            if self.live_mode:
+                self._live = Live(self._table(), console=self.console, refresh_per_second=2,
+                                  get_renderable=self._table)
+                self._live.start()
+        elif kind == "attempt-start":
+            self.running[d["id"]] = (d, time.monotonic())
+            if not self.live_mode:
+                self.console.print(f"start  {_label(d)}")
+        elif kind == "attempt-done":
+            self.running.pop(d["id"], None)
+            outcome = d.get("outcome") or "?"
+            self.tally[outcome] = self.tally.get(outcome, 0) + 1
+            extra = escape(f" ({d['error']})") if d.get("error") and outcome != "passed" else ""
+            line = (f"{outcome:<8} {_label(d)}: {d.get('wall_s', 0):.0f} s, "
+                    f"{d.get('steps') or 0} steps, ${d.get('cost') or 0:.4f}{extra}")
+            if self._live is not None:
+                self._live.console.print(line)
+            else:
+                self.console.print(line)
+        elif kind == "done":
+            if self._live is not None:
+                self._live.stop()
+                self._live = None
+            self.console.print(f"done in {d['wall_s']:.0f} s")
