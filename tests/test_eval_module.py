@@ -123,8 +123,11 @@ def test_a_reference_that_fails_while_timed_is_an_evaluation_error(tmp_path):
     from frontier_measure.record import record
 
     task = quick_task(tmp_path, "module", "dedupe")
-    # Where the reference's own account can see it (tmp_path is private).
-    flag = Path(tempfile.gettempdir()) / f"fm-break-the-reference-{os.getpid()}"
+    # Where the reference can see it: its sandbox shows the system's /usr (a
+    # /tmp of the host would not be there, nor tmp_path, which is private).
+    flag = Path("/usr/local/share") / f"fm-break-the-reference-{os.getpid()}"
+    if not os.access(flag.parent, os.W_OK):
+        flag = Path(tempfile.gettempdir()) / flag.name
     ref = task / "environment" / "workspace" / "dedupe.py"
     ref.write_text("import os\n" + ref.read_text().replace(
         "    kept = []\n",

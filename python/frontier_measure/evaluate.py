@@ -118,6 +118,8 @@ def _run(task: Task, runner: ModuleType, cand_dir: Path, res: dict[str, Any],
         else:
             why = f"build failed ({cand_build.status})"
             failures, problems, observed = {c.id: why for c in cases}, [], {}
+        if _violated(session, res):
+            return
         items = compare_items(recorded["items"], observed, excluded=recorded["excluded"],
                               tolerance=task.tolerance, missing_reason=failures)
         res["functional"] = results.functional(items, recorded, failures, problems, task.tolerance)
@@ -146,6 +148,8 @@ def _run(task: Task, runner: ModuleType, cand_dir: Path, res: dict[str, Any],
             return
         timings = session.time(inputs, progress)
         res["isolation"] = session.describe()
+        if _violated(session, res):
+            return
     broken = next((t for t in timings if t.error), None)
     if broken is not None and broken.error_side != "candidate":
         raise SideFailure(broken.error_side or "reference",
@@ -155,3 +159,19 @@ def _run(task: Task, runner: ModuleType, cand_dir: Path, res: dict[str, Any],
     # A verdict on a subset of the cases is a quick check, not a strict success.
     res["strict_success"] = failure is None and only_cases is None
     res["failure"] = failure
+
+
+def _violated(session: Any, res: dict[str, Any]) -> bool:
+    """A run-time compliance violation (the candidate's audit hook) is a
+    compliance failure, whatever stage it surfaced in."""
+    found = list(getattr(session, "violations", []))
+    if not found:
+        return False
+    v = found[0]
+    res["compliance"] = {**(res["compliance"] or {}), "compliant": False,
+                         "runtime_violations": found}
+    where = next((f for f in v.get("stack", []) if not f.startswith("<")), "?")
+    res["failure"] = results.failure("compliance", "runtime-violation",
+                                     f"{v.get('event')}: {v.get('rule')} at {where} "
+                                     f"(arguments {str(v.get('args', ''))[:120]})")
+    return True

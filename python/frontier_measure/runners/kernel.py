@@ -347,6 +347,10 @@ class KernelSession:
     def close(self) -> None:
         pass
 
+    @property
+    def violations(self) -> list[dict[str, Any]]:
+        return []  # no run-time checks beyond the sandbox at this scale
+
     def __enter__(self) -> KernelSession:
         return self
 
