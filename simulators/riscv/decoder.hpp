@@ -18,7 +18,7 @@ enum class TClass : std::uint8_t {
 
 // X(name, timing class)
 #define FM_RV_OPS(X)                                                                        \
-    X(UNDECODED, Alu) X(ILLEGAL, System)                                                    \
+    X(UNDECODED, Alu) X(NEXT_PAGE, Alu) X(ILLEGAL, System)                                                  \
     X(LUI, Alu) X(AUIPC, Alu) X(JAL, Jump) X(JALR, Jump)                                    \
     X(BEQ, Branch) X(BNE, Branch) X(BLT, Branch) X(BGE, Branch) X(BLTU, Branch)             \
     X(BGEU, Branch)                                                                         \
@@ -31,7 +31,7 @@ enum class TClass : std::uint8_t {
     X(ADDIW, Alu) X(SLLIW, Alu) X(SRLIW, Alu) X(SRAIW, Alu)                                 \
     X(ADDW, Alu) X(SUBW, Alu) X(SLLW, Alu) X(SRLW, Alu) X(SRAW, Alu)                        \
     X(FENCE, Alu) X(FENCE_I, System) X(ECALL, System) X(EBREAK, System) X(MRET, System)     \
-    X(WFI, System)                                                                          \
+    X(WFI, System) X(SRET, System) X(SFENCE_VMA, System)                                    \
     X(CSRRW, Csr) X(CSRRS, Csr) X(CSRRC, Csr) X(CSRRWI, Csr) X(CSRRSI, Csr) X(CSRRCI, Csr)  \
     X(MUL, Mul) X(MULH, Mul) X(MULHSU, Mul) X(MULHU, Mul) X(DIV, Div) X(DIVU, Div)          \
     X(REM, Div) X(REMU, Div) X(MULW, Mul) X(DIVW, Div) X(DIVUW, Div) X(REMW, Div)           \
@@ -69,6 +69,12 @@ enum class Op : std::uint16_t {
 
 const char* op_name(Op op);
 TClass op_class(Op op);
+// F and D instructions (loads and stores included): the ones mstatus.FS gates.
+inline bool is_fp_op(Op op) { return op >= Op::FLW && op < Op::Count; }
+
+// Integer destinations x0 are decoded as this register: writes land in a
+// sink slot of Hart::x that nothing reads, so no instruction has to re-zero x0.
+constexpr std::uint8_t kSinkReg = 32;
 
 // Scoreboard slots: 0..31 integer registers, 32..63 FP registers. Slot
 // kSlotZero is always ready (x0, or no operand); kSlotSink absorbs writes.
@@ -79,7 +85,7 @@ constexpr int kSlots = 66;
 // One pre-decoded instruction. Decoded once per code address and reused.
 struct Insn {
     Op op = Op::UNDECODED;
-    std::uint8_t rd = 0, rs1 = 0, rs2 = 0, rs3 = 0;
+    std::uint8_t rd = 0, rs1 = 0, rs2 = 0, rs3 = 0;  // an integer rd of 0 reads kSinkReg
     std::uint8_t rm = 0;   // FP rounding mode field, or AMO aq/rl bits
     std::uint8_t len = 4;  // 2 for compressed
     std::int32_t imm = 0;  // immediate; CSR number for Zicsr

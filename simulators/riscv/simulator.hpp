@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -23,6 +24,16 @@
 namespace fm::rv {
 
 enum class Env : std::uint8_t { User, Machine };
+
+// A synchronous exception the guest handles itself (page fault, ...): thrown
+// from deep inside an access, caught by the interpreter loop, which enters
+// the trap handler. Faults that end the run are fm::rv::Fault.
+struct GuestTrap {
+    std::uint64_t cause;
+    std::uint64_t tval;
+};
+
+enum class Access : std::uint8_t { Fetch, Load, Store };
 
 struct Stats {
     std::uint64_t instructions = 0;
@@ -42,7 +53,10 @@ public:
     Hart& hart() { return hart_; }
     const MachineConfig& machine() const { return cfg_; }
 
-    // Executable range covered by the decode cache; fetches outside it fault.
+    // Executable memory [lo, hi): instructions are fetched (and decoded once,
+    // into a decode cache allocated page by page) only from here; a fetch
+    // outside it faults. Machine-mode programs pass the whole memory, so code
+    // they write at run time executes after fence.i like any other.
     void set_code_range(std::uint64_t lo, std::uint64_t hi);
     void set_timing(bool on) { timing_ = on; }
     bool timing() const { return timing_; }
@@ -72,17 +86,36 @@ public:
     std::uint64_t fflags();  // guest fflags, folding in the host's sticky flags
 
 private:
-    template <bool kTiming, bool kProfile>
-    void loop(std::uint64_t max_instret, std::uint64_t max_cycles);
+    static constexpr int kPageShift = 12;
+    static constexpr std::uint64_t kPageSize = std::uint64_t{1} << kPageShift;
+    // Decode slots per page: one per halfword, plus two sentinels (NEXT_PAGE)
+    // that sequential execution runs into when it leaves the page.
+    static constexpr std::size_t kPageSlots = kPageSize / 2;
+    static constexpr std::size_t kPageAlloc = kPageSlots + 2;
 
-    Insn& fill(Insn& d, std::uint64_t pc);
+    // Returns false when the loop stopped only because the translation mode
+    // changed (run() then continues in the other instantiation).
+    template <bool kTiming, bool kProfile, bool kVM>
+    bool loop(std::uint64_t max_instret, std::uint64_t max_cycles);
+
+    // The decode slot for physical address pa (allocating its page).
+    Insn* slot(std::uint64_t pa, std::uint64_t pc);
+    Insn& fill(Insn& d, std::uint64_t pa, std::uint64_t pc);
     void invalidate_code(std::uint64_t addr, std::uint64_t n);
     void invalidate_all();
     bool store_hook(std::uint64_t addr, std::uint64_t n, std::uint64_t pc);
+    // Traps (trap.cpp): exception entry with delegation, returns the handler's pc.
     std::uint64_t trap(std::uint64_t cause, std::uint64_t pc, std::uint64_t tval);
+    std::uint64_t mret();
+    std::uint64_t sret();
+    // Sv39 (mmu.cpp): virtual to physical, or GuestTrap with a page fault.
+    bool vm_mode() const;
+    std::uint64_t translate(std::uint64_t va, std::uint64_t n, Access acc);
+    void write_status(std::uint64_t value, std::uint64_t mask);
     // Zicsr access; false means the CSR does not exist here (illegal instruction).
     bool csr_read(std::uint32_t csr, std::uint64_t& out);
     bool csr_write(std::uint32_t csr, std::uint64_t value);
+    static bool csr_changes_mode(std::uint32_t csr);
     [[noreturn]] void misaligned(std::uint64_t pc, std::uint64_t addr);
     bool syscall(std::uint64_t pc);  // true when the program exited
     void write_fd(int fd, std::uint64_t addr, std::uint64_t n, std::uint64_t pc, std::int64_t& ret);
@@ -101,9 +134,13 @@ private:
     Hart hart_;
     bool timing_ = true;
 
-    // Decode cache over [code_lo_, code_lo_ + code_len_), one slot per halfword.
-    std::vector<Insn> icache_;
-    std::uint64_t code_lo_ = 0, code_len_ = 0;
+    // Decode cache over executable memory [code_lo_, code_lo_ + code_len_),
+    // in pages of kPageAlloc slots from dbase_ (code_lo_ rounded down to a
+    // page). watch_[p] is set when page p or p - 1 holds decoded code, so a
+    // store there must invalidate (an instruction may straddle the boundary).
+    std::vector<std::unique_ptr<Insn[]>> dpages_;
+    std::vector<std::uint8_t> watch_;
+    std::uint64_t code_lo_ = 0, code_len_ = 0, dbase_ = 0, dlen_ = 0;
     std::uint64_t decoded_ = 0;
     std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges_;
     std::vector<std::uint64_t> profile_;
