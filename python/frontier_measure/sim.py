@@ -245,7 +245,9 @@ def prepare(prog: Program, *, machine_text: str, stdin: bytes = b"", argv: Seque
         sim = _core.Simulator("user", base, size, machine_text)
     for seg in prog.segments:
         sim.write_memory(seg.vaddr, seg.data)  # the rest of memsz is already zero
-    sim.set_code_range(*prog.code_range)
+    # Machine mode: any memory may hold code (programs write code and run it
+    # after fence.i); user mode: the ELF's executable segments.
+    sim.set_code_range(*((base, base + size) if prog.machine_mode else prog.code_range))
     sim.pc = prog.entry
     sim.timing = timing
     if profile and prog.functions:
