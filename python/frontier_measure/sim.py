@@ -40,6 +40,10 @@ STACK_SIZE = 8 << 20
 # Machine mode: memory starts at the lowest loaded address (0x80000000 by convention).
 MACHINE_SIZE = 64 << 20
 DEFAULT_MAX_INSTRUCTIONS = 10_000_000_000
+# Exit statuses of `frontier-measure sim run` besides the program's own:
+# as timeout(1) for a spent budget, the next value for any other fault.
+EXIT_BUDGET = 124
+EXIT_FAULT = 125
 
 # auxv keys (linux/auxvec.h).
 AT_NULL, AT_PHDR, AT_PHENT, AT_PHNUM, AT_PAGESZ, AT_BASE, AT_FLAGS, AT_ENTRY = 0, 3, 4, 5, 6, 7, 8, 9
@@ -290,6 +294,20 @@ class SimResult:
             "stats": self.stats,
             "profile": [{"function": n, "cost": c} for n, c in self.profile],
         }
+
+
+def exit_status(exit_code: int) -> int:
+    """The process exit status that stands for a program's exit code, as a
+    shell reports it: 0-255 as is (bare-metal codes above 255 become 255, so a
+    failure never wraps round to 0), killed by signal n: 128 + n."""
+    if exit_code < 0:
+        return 128 + min(-exit_code, 127)
+    return min(exit_code, 255)
+
+
+def fault_status(fault: BaseException) -> int:
+    """The exit status for a run that ended in a SimulatorFault."""
+    return EXIT_BUDGET if getattr(fault, "code", "") == "budget_exceeded" else EXIT_FAULT
 
 
 def run(elf: str | os.PathLike[str] | Program, stdin: bytes = b"", machine: str = "default",
