@@ -162,3 +162,36 @@ def test_divider_is_unpipelined() -> None:
     two_divs = program([div_t0, div_t3, ecall])
     div_add = program([div_t0, add_t3, ecall])
     assert two_divs - div_add == 33 - 1
+
+
+def test_symbols_are_read_only_for_a_profile() -> None:
+    prog = sim.load_elf(build_c("matmul"))
+    sim.run(prog, argv=["m", "0"])
+    assert prog._symbols is None  # a plain run never reads the symbol table
+    assert not prog.machine_mode and prog._symbols is None
+    sim.run(prog, argv=["m", "0"], profile=True)
+    assert prog._symbols is not None
+
+
+def test_symbol_reader_agrees_with_pyelftools() -> None:
+    from elftools.elf.elffile import ELFFile
+    from elftools.elf.sections import SymbolTableSection
+
+    path = build_c("syscalls")
+    names: dict[str, int] = {}
+    funcs: dict[int, tuple[str, int]] = {}
+    with path.open("rb") as fh:
+        for sec in ELFFile(fh).iter_sections():
+            if isinstance(sec, SymbolTableSection):
+                for s in sec.iter_symbols():
+                    if not s.name:
+                        continue
+                    names.setdefault(s.name, s["st_value"])
+                    old = funcs.get(s["st_value"])
+                    if s["st_info"]["type"] == "STT_FUNC" and s["st_size"] > 0 and (
+                            old is None or (len(s.name), s.name) < (len(old[0]), old[0])):
+                        funcs[s["st_value"]] = (s.name, s["st_size"])
+    prog = sim.load_elf(path)
+    assert prog.symbols == names and len(names) > 100
+    assert [(f.name, f.addr, f.size) for f in prog.functions] == sorted(
+        ((n, a, z) for a, (n, z) in funcs.items()), key=lambda t: t[1])

@@ -15,6 +15,7 @@ import hashlib
 import importlib.util
 import os
 import shutil
+import struct
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -24,13 +25,13 @@ from typing import Any
 
 from elftools.elf.constants import P_FLAGS
 from elftools.elf.elffile import ELFFile
-from elftools.elf.sections import SymbolTableSection
 
 from . import _core
 
 SimulatorFault = _core.SimulatorFault
 
 EM_RISCV = "EM_RISCV"
+STT_FUNC = 2
 PAGE = 4096
 # User-mode address space: one flat region. Static ELFs from zig/gcc link at
 # 0x10000 or 0x1000000, well inside it; the stack sits at the top.
@@ -115,21 +116,75 @@ class Symbol:
 
 @dataclass
 class Program:
-    """A loaded RISC-V ELF: what the simulator needs and what inspection needs."""
+    """A loaded RISC-V ELF: what the simulator needs and what inspection needs.
+
+    Symbols are read only when asked for (a profile, the bare-metal `tohost`
+    word, inspection): a static libc binary carries thousands of them and a
+    short kernel run should not pay for reading them.
+    """
 
     path: Path
     entry: int
     segments: list[Segment]
-    functions: list[Symbol]  # STT_FUNC symbols with a size, sorted by address
-    symbols: dict[str, int]  # every named symbol -> address
     phdr_addr: int
     phent: int
     phnum: int
+    _symtab: tuple[int, int, int, int] | None = field(default=None, repr=False)  # off, size, stroff, strsize
+    _symbols: dict[str, int] | None = field(default=None, repr=False)
+    _functions: list[Symbol] | None = field(default=None, repr=False)
+
+    @property
+    def symbols(self) -> dict[str, int]:
+        """Every named symbol -> address (the first of a name wins)."""
+        if self._symbols is None:
+            self._read_symbols()
+        assert self._symbols is not None
+        return self._symbols
+
+    @property
+    def functions(self) -> list[Symbol]:
+        """STT_FUNC symbols with a size, one name per address (the shortest), sorted by address."""
+        if self._functions is None:
+            self._read_symbols()
+        assert self._functions is not None
+        return self._functions
+
+    def _read_symbols(self) -> None:
+        symbols: dict[str, int] = {}
+        by_addr: dict[int, Symbol] = {}
+        if self._symtab is not None:
+            off, size, stroff, strsize = self._symtab
+            with self.path.open("rb") as fh:
+                fh.seek(off)
+                table = fh.read(size)
+                fh.seek(stroff)
+                strtab = fh.read(strsize)
+            # Elf64_Sym: st_name u32, st_info u8, st_other u8, st_shndx u16, st_value u64, st_size u64.
+            for name_off, info, _other, _shndx, value, sym_size in struct.iter_unpack("<IBBHQQ", table):
+                if not name_off:
+                    continue
+                name = strtab[name_off:strtab.index(b"\0", name_off)].decode("utf-8", "replace")
+                symbols.setdefault(name, value)
+                if info & 0xF == STT_FUNC and sym_size > 0:
+                    old = by_addr.get(value)
+                    if old is None or (len(name), name) < (len(old.name), old.name):
+                        by_addr[value] = Symbol(name, value, sym_size)
+        self._symbols = symbols
+        self._functions = sorted(by_addr.values(), key=lambda s: s.addr)
+
+    def _may_have_symbol(self, name: str) -> bool:
+        """False when no symbol can have this name (it is not in the string table): cheap."""
+        if self._symbols is not None or self._symtab is None:
+            return self._symtab is not None and name in self.symbols
+        _, _, stroff, strsize = self._symtab
+        with self.path.open("rb") as fh:
+            fh.seek(stroff)
+            return b"\0" + name.encode() + b"\0" in fh.read(strsize)
 
     @property
     def machine_mode(self) -> bool:
         """Bare-metal programs talk through `tohost` and link at 0x80000000."""
-        return "tohost" in self.symbols or self.entry >= 0x8000_0000
+        return self.entry >= 0x8000_0000 or (self._may_have_symbol("tohost") and "tohost" in self.symbols)
 
     @property
     def code_range(self) -> tuple[int, int]:
@@ -174,33 +229,16 @@ def load_elf(path: str | os.PathLike[str]) -> Program:
                 if seg["p_type"] == "PT_LOAD" and seg["p_offset"] <= off < seg["p_offset"] + seg["p_filesz"]:
                     phdr_addr = seg["p_vaddr"] + off - seg["p_offset"]
                     break
-        functions: list[Symbol] = []
-        symbols: dict[str, int] = {}
-        for sec in elf.iter_sections():
-            if not isinstance(sec, SymbolTableSection):
-                continue
-            for sym in sec.iter_symbols():
-                if not sym.name:
-                    continue
-                symbols.setdefault(sym.name, sym["st_value"])
-                if sym["st_info"]["type"] == "STT_FUNC" and sym["st_size"] > 0:
-                    functions.append(Symbol(sym.name, sym["st_value"], sym["st_size"]))
-        # Aliases share an address: keep one name per start, the shortest.
-        by_addr: dict[int, Symbol] = {}
-        for s in functions:
-            old = by_addr.get(s.addr)
-            if old is None or (len(s.name), s.name) < (len(old.name), old.name):
-                by_addr[s.addr] = s
-        return Program(
-            path=path,
-            entry=elf["e_entry"],
-            segments=segments,
-            functions=sorted(by_addr.values(), key=lambda s: s.addr),
-            symbols=symbols,
-            phdr_addr=phdr_addr,
-            phent=elf["e_phentsize"],
-            phnum=elf["e_phnum"],
-        )
+        # Where the symbol table is; it is read later, if at all.
+        symtab = None
+        for i in range(elf.num_sections()):
+            hdr = elf._get_section_header(i)
+            if hdr["sh_type"] == "SHT_SYMTAB" and hdr["sh_entsize"] == 24:
+                strhdr = elf._get_section_header(hdr["sh_link"])
+                symtab = (hdr["sh_offset"], hdr["sh_size"], strhdr["sh_offset"], strhdr["sh_size"])
+                break
+        return Program(path=path, entry=elf["e_entry"], segments=segments, phdr_addr=phdr_addr,
+                       phent=elf["e_phentsize"], phnum=elf["e_phnum"], _symtab=symtab)
 
 
 def _initial_stack(sim: Any, prog: Program, stack_top: int, argv: Sequence[str],
