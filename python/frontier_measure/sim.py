@@ -77,6 +77,11 @@ def machines() -> list[str]:
     return sorted(p.stem for p in machines_dir().glob("*.machine"))
 
 
+def machine_name(machine: str | os.PathLike[str]) -> str:
+    """The bundled name a machine argument stands for, or a file's stem."""
+    return Path(str(machine)).stem if str(machine).endswith(".machine") else str(machine)
+
+
 def load_machine(machine: str | os.PathLike[str]) -> str:
     """The text of a machine description: a bundled name ("default") or a path."""
     p = Path(machine)
@@ -220,8 +225,8 @@ def load_elf(path: str | os.PathLike[str]) -> Program:
             segments.append(
                 Segment(seg["p_vaddr"], seg.data(), seg["p_memsz"], bool(seg["p_flags"] & P_FLAGS.PF_X))
             )
-        if not segments or not any(s.executable for s in segments):
-            raise ValueError(f"{path}: no executable PT_LOAD segment")
+        if not segments:
+            raise ValueError(f"{path}: no PT_LOAD segment")
         if not phdr_addr:
             # The program headers usually sit in the first segment's file image.
             for seg in elf.iter_segments():
@@ -282,6 +287,10 @@ def prepare(prog: Program, *, machine_text: str, stdin: bytes = b"", argv: Seque
         sim = _core.Simulator("machine", base, size, machine_text)
     else:
         base, size = USER_BASE, USER_SIZE
+        if not any(s.executable for s in prog.segments):
+            # (Machine mode does not ask: there all memory may hold code, and
+            # riscv-tests' own linker script marks its one segment RW.)
+            raise ValueError(f"{prog.path}: no executable PT_LOAD segment")
         if prog.start < base or prog.end > base + size - STACK_SIZE - (64 << 20):
             raise ValueError(f"{prog.path}: segments outside the simulated address space")
         sim = _core.Simulator("user", base, size, machine_text)
@@ -296,6 +305,7 @@ def prepare(prog: Program, *, machine_text: str, stdin: bytes = b"", argv: Seque
         sim.set_profile_ranges([(f.addr, f.addr + f.size) for f in prog.functions])
     if prog.machine_mode:
         sim.set_tohost(prog.symbols.get("tohost", 0))
+        sim.set_fromhost(prog.symbols.get("fromhost", 0))
         sim.set_reg(2, base + size - 16)  # a usable sp; bare-metal startup code usually sets its own
     else:
         stack_top = base + size - PAGE
@@ -367,9 +377,8 @@ def run(elf: str | os.PathLike[str] | Program, stdin: bytes = b"", machine: str 
         counts = sim.profile()
         names = [f.name for f in prog.functions] + ["(other)"]
         prof = sorted(((n, c) for n, c in zip(names, counts, strict=True) if c), key=lambda t: (-t[1], t[0]))
-    name = Path(str(machine)).stem if str(machine).endswith(".machine") else str(machine)
     return SimResult(stdout=sim.stdout, stderr=sim.stderr, exit_code=sim.exit_code,
-                     stats=sim.stats(), profile=prof, machine=name, timing=timing)
+                     stats=sim.stats(), profile=prof, machine=machine_name(machine), timing=timing)
 
 
 # ---------------------------------------------------------------------------

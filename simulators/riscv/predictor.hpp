@@ -1,5 +1,5 @@
 // Branch prediction: gshare (or bimodal when history_bits = 0 / predictor =
-// bimodal) direction predictor with 2-bit counters, a direct-mapped BTB for
+// bimodal) direction predictor with 2-bit (or 1-bit) counters, a direct-mapped BTB for
 // targets and a return-address stack. All state starts at fixed values
 // (counters weakly not-taken, empty BTB/RAS), so counts are deterministic.
 #pragma once
@@ -22,11 +22,11 @@ public:
         const std::uint32_t idx =
             (static_cast<std::uint32_t>(pc >> 1) ^ (history_ & hist_mask_)) & table_mask_;
         std::uint8_t& ctr = table_[idx];
-        bool predicted_taken = ctr >= 2;
+        bool predicted_taken = ctr >= taken_at_;
         // Predicting taken needs a target: without a BTB hit fetch falls through.
         if (predicted_taken && !btb_hit(pc, target)) predicted_taken = false;
         if (taken) {
-            if (ctr < 3) ++ctr;
+            if (ctr < ctr_max_) ++ctr;
             btb_set(pc, target);
         } else if (ctr > 0) {
             --ctr;
@@ -99,6 +99,7 @@ private:
     std::vector<std::uint64_t> ras_;
     std::uint32_t ras_top_ = 0;
     std::uint32_t ras_count_ = 0;
+    std::uint8_t ctr_max_, taken_at_;  // 2-bit: 3 and 2; 1-bit: 1 and 1
     std::uint32_t mispredict_penalty_;
     std::uint32_t btb_miss_penalty_;
     std::uint64_t branches_ = 0, jumps_ = 0, mispredicts_ = 0;

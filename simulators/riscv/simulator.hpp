@@ -64,6 +64,8 @@ public:
     void set_profile_ranges(const std::vector<std::pair<std::uint64_t, std::uint64_t>>& ranges);
     // Machine mode: the HTIF tohost word (0 = none).
     void set_tohost(std::uint64_t addr) { tohost_ = addr ? addr : ~0ull; }
+    // Machine mode: the HTIF fromhost word, set to 1 when a proxied syscall is done.
+    void set_fromhost(std::uint64_t addr) { fromhost_ = addr ? addr : ~0ull; }
     // User mode: stdin bytes, program break start and the mmap area [lo, hi).
     void set_stdin(std::string data) { stdin_ = std::move(data); stdin_pos_ = 0; }
     void set_brk(std::uint64_t addr) { brk_start_ = brk_ = brk_high_ = addr; }
@@ -122,6 +124,26 @@ private:
     void set_frm(std::uint32_t frm);
     std::uint64_t sim_ns() const;
 
+    // An iterative divider's latency for these operand magnitudes (see MachineConfig).
+    std::uint32_t div_latency(std::uint64_t a, std::uint64_t b, std::uint32_t width) const {
+        std::uint32_t qbits = width;
+        if (cfg_.div_early_out) {
+            const auto bitlen = [](std::uint64_t v) { return v ? 64u - static_cast<std::uint32_t>(__builtin_clzll(v)) : 0u; };
+            const std::uint32_t la = bitlen(a), lb = bitlen(b);
+            qbits = (b == 0 || la < lb) ? 0 : la - lb + 1;
+        }
+        const std::uint32_t l = cfg_.div_base + (qbits + cfg_.div_bits_per_cycle - 1) / cfg_.div_bits_per_cycle;
+        return l ? l : 1;
+    }
+
+    std::uint32_t mul_latency(std::uint64_t mplier, std::uint32_t width, bool high) const {
+        std::uint32_t bits = width;
+        if (cfg_.mul_early_out && !high)
+            bits = mplier ? 64u - static_cast<std::uint32_t>(__builtin_clzll(mplier)) : 0u;
+        const std::uint32_t l = cfg_.mul_base + (bits + cfg_.mul_bits_per_cycle - 1) / cfg_.mul_bits_per_cycle;
+        return l ? l : 1;
+    }
+
     std::uint32_t mem_penalty(Cache& l1, std::uint64_t addr) {
         if (l1.access(addr)) return 0;
         if (l2_.access(addr)) return cfg_.l2_latency;
@@ -149,13 +171,15 @@ private:
     // Timing model state.
     std::uint64_t cycle_ = 0;
     std::uint64_t ready_[kSlots] = {};
-    std::uint64_t div_free_ = 0, fdiv_free_ = 0;
+    // Busy-until cycle of the unpipelined units (Insn::unit): 1 integer
+    // divider, 2 FP divide/sqrt, 3 multiplier (when not pipelined).
+    std::uint64_t unit_free_[4] = {};
     std::uint64_t last_fetch_line_ = ~0ull;
     Cache l1i_, l1d_, l2_;
     Predictor bp_;
 
     // Environment.
-    std::uint64_t tohost_ = ~0ull;
+    std::uint64_t tohost_ = ~0ull, fromhost_ = ~0ull;
     bool exited_ = false;
     int exit_code_ = 0;
     std::string stdin_;
