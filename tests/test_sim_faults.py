@@ -90,5 +90,5 @@ def test_bad_machine_file_is_rejected_with_its_line() -> None:
 
 
 def test_unknown_machine_name() -> None:
-    with pytest.raises(FileNotFoundError, match="bundled: .*default"):
+    with pytest.raises(FileNotFoundError, match="bundled: .*rocket.*default = rocket"):
         sim.load_machine("no-such-machine")

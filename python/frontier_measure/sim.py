@@ -72,18 +72,26 @@ def machines_dir() -> Path:
     return Path(__file__).resolve().parent / "machines"  # installed with the wheel
 
 
+# The machine `default` names: a real core, with sources for every number.
+DEFAULT_MACHINE = "rocket"
+
+
 def machines() -> list[str]:
-    """Names of the bundled machine descriptions."""
+    """Names of the bundled machine descriptions (`default` is DEFAULT_MACHINE)."""
     return sorted(p.stem for p in machines_dir().glob("*.machine"))
 
 
 def machine_name(machine: str | os.PathLike[str]) -> str:
-    """The bundled name a machine argument stands for, or a file's stem."""
+    """The bundled name a machine argument stands for ("default" resolved), or a file's stem."""
+    if str(machine) == "default":
+        return DEFAULT_MACHINE
     return Path(str(machine)).stem if str(machine).endswith(".machine") else str(machine)
 
 
 def load_machine(machine: str | os.PathLike[str]) -> str:
-    """The text of a machine description: a bundled name ("default") or a path."""
+    """The text of a machine description: a bundled name ("default", "rocket", ...) or a path."""
+    if str(machine) == "default":
+        machine = DEFAULT_MACHINE
     p = Path(machine)
     if p.suffix == ".machine" or p.exists():
         if not p.is_file():
@@ -93,7 +101,8 @@ def load_machine(machine: str | os.PathLike[str]) -> str:
         f = machines_dir() / f"{machine}.machine"
         if not f.is_file():
             raise FileNotFoundError(
-                f"unknown machine {str(machine)!r}; bundled: {', '.join(machines()) or 'none'}"
+                f"unknown machine {str(machine)!r}; bundled: {', '.join(machines()) or 'none'} "
+                f"(default = {DEFAULT_MACHINE})"
             )
         text = f.read_text()
     _core.parse_machine(text)  # validate now, with the file's own line numbers
