@@ -155,3 +155,85 @@ def build_isa(tests: Sequence[IsaTest] | None = None, jobs: int = 2) -> dict[str
 
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         return dict(pool.map(one, tests))
+
+
+# ---------------------------------------------------------------------------
+# Dhrystone and CoreMark, bare metal with riscv-tests' benchmark runtime
+
+# riscv-tests' benchmark runtime: crt.S (reset, FP enable, stack), syscalls.c
+# (printf through the HTIF syscall proxy, setStats, exit through tohost) and
+# test.ld (code at 0x80000000). picolibc supplies the C headers.
+BARE_ARCH = ("-march=rv64gc", "-mabi=lp64d", "-mcmodel=medany")
+BARE_LINK = ("-static", "-nostdlib", "-nostartfiles", "-lm", "-lgcc")
+PORT_DIR = ROOT / "bench" / "bare_port"  # our CoreMark port and strcmp
+
+
+def _runtime(root: Path, out_dir: Path, flags: Sequence[str]) -> tuple[list[str], list[str]]:
+    """(include flags, sources and objects) of riscv-tests' benchmark runtime,
+    with its byte-at-a-time strcmp weakened so bench/bare_port/strcmp.c wins."""
+    common = root / "benchmarks" / "common"
+    incs = [f"-I{root / 'env'}", f"-I{common}"]
+    syscalls = out_dir / "syscalls.o"
+    run_gcc([GCC, "--specs=picolibc.specs", *BARE_ARCH, *flags, "-fno-builtin-printf", *incs, "-c",
+             str(common / "syscalls.c")], syscalls)
+    r = subprocess.run([GCC.replace("gcc", "objcopy"), "--weaken-symbol=strcmp", str(syscalls)],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RefProgramError(f"objcopy --weaken-symbol=strcmp {syscalls}: {r.stderr.strip()}")
+    return incs, [str(syscalls), str(common / "crt.S"), str(PORT_DIR / "strcmp.c")]
+
+
+def _port_digest() -> str:
+    return hashlib.sha256(b"".join(p.read_bytes() for p in sorted(PORT_DIR.glob("*.[ch]")))).hexdigest()[:12]
+
+
+def build_dhrystone(flags: Sequence[str]) -> Path:
+    """riscv-tests' Dhrystone (two compilation units, as the benchmark's rules
+    ask), built with `flags`. It prints `mcycle = N` and `minstret = N` for
+    its timed loop of dhrystone_runs() runs."""
+    root = unpack("riscv-tests")
+    src = root / "benchmarks" / "dhrystone"
+    key = build_key(tuple(flags), BARE_ARCH, _port_digest())
+    out_dir = cache_dir() / f"dhrystone-{root.parent.name}-{key}"
+    out = out_dir / "dhrystone.elf"
+    if not out.exists():
+        out_dir.mkdir(parents=True, exist_ok=True)
+        incs, runtime = _runtime(root, out_dir, flags)
+        run_gcc([GCC, "--specs=picolibc.specs", *BARE_ARCH, *flags, "-DPREALLOCATE=1",
+                 "-Wno-implicit-int", "-Wno-implicit-function-declaration",
+                 *incs, f"-I{src}", str(src / "dhrystone.c"), str(src / "dhrystone_main.c"), *runtime,
+                 *BARE_LINK, f"-T{root / 'benchmarks' / 'common' / 'test.ld'}"], out)
+    return out
+
+
+def dhrystone_runs() -> int:
+    """The number of timed runs riscv-tests' Dhrystone makes (fixed in its header)."""
+    header = (unpack("riscv-tests") / "benchmarks" / "dhrystone" / "dhrystone.h").read_text()
+    m = re.search(r"^#define\s+NUMBER_OF_RUNS\s+(\d+)", header, re.M)
+    if not m:
+        raise RefProgramError("dhrystone.h: no NUMBER_OF_RUNS")
+    return int(m.group(1))
+
+
+def build_coremark(flags: Sequence[str], iterations: int) -> Path:
+    """CoreMark's core sources with this project's port (bench/bare_port),
+    built with `flags` for `iterations` iterations. A modified port: its
+    scores are CoreMark-derived."""
+    cm = unpack("coremark")
+    rt = unpack("riscv-tests")
+    key = build_key(tuple(flags), iterations, BARE_ARCH, _port_digest(), rt.parent.name)
+    out_dir = cache_dir() / f"coremark-{cm.parent.name}-{key}"
+    out = out_dir / "coremark.elf"
+    if not out.exists():
+        out_dir.mkdir(parents=True, exist_ok=True)
+        incs, runtime = _runtime(rt, out_dir, flags)
+        core = [str(cm / f) for f in ("core_list_join.c", "core_main.c", "core_matrix.c", "core_state.c",
+                                      "core_util.c")]
+        flags_str = " ".join(flags).replace('"', "")
+        # -fno-builtin-printf: the runtime has printf but no puts for gcc to call instead.
+        run_gcc([GCC, "--specs=picolibc.specs", *BARE_ARCH, *flags, "-fno-builtin-printf",
+                 f"-DITERATIONS={iterations}",
+                 "-DPERFORMANCE_RUN=1", f'-DFLAGS_STR="{flags_str}"', f"-I{PORT_DIR}", f"-I{cm}",
+                 *incs, *core, str(PORT_DIR / "core_portme.c"), *runtime, *BARE_LINK,
+                 f"-T{rt / 'benchmarks' / 'common' / 'test.ld'}"], out)
+    return out
