@@ -155,7 +155,6 @@ const char* op_name(Op op) { return kOpNames[static_cast<int>(op)]; }
 TClass op_class(Op op) { return kOpClasses[static_cast<int>(op)]; }
 
 void decode(std::uint32_t w, Insn& d) {
-    d.raw = w;
     d.rd = static_cast<std::uint8_t>(bits(w, 11, 7));
     d.rs1 = static_cast<std::uint8_t>(bits(w, 19, 15));
     d.rs2 = static_cast<std::uint8_t>(bits(w, 24, 20));

@@ -85,21 +85,25 @@ constexpr std::uint8_t kSlotZero = 64;
 constexpr std::uint8_t kSlotSink = 65;
 constexpr int kSlots = 66;
 
-// One pre-decoded instruction. Decoded once per code address and reused.
+// One pre-decoded instruction, 32 bytes so a decode page is indexed by a
+// shift. Decoded once per code address and reused.
 struct Insn {
+    // Address of this op's handler in the interpreter loop that runs now:
+    // dispatch is one indirect jump through it (see Simulator::loop).
+    void* handler = nullptr;
+    std::int32_t imm = 0;  // immediate; CSR number for Zicsr
     Op op = Op::UNDECODED;
     std::uint8_t rd = 0, rs1 = 0, rs2 = 0, rs3 = 0;  // an integer rd of 0 reads kSinkReg
     std::uint8_t rm = 0;   // FP rounding mode field, or AMO aq/rl bits
     std::uint8_t len = 4;  // 2 for compressed
-    std::int32_t imm = 0;  // immediate; CSR number for Zicsr
     // Timing: scoreboard slots read and written, result latency, class.
     std::uint8_t src1 = kSlotZero, src2 = kSlotZero, src3 = kSlotZero, dst = kSlotSink;
     std::uint8_t lat = 1;
-    std::uint8_t unit = 0;  // unpipelined unit used: 0 none, 1 integer divider, 2 FP div/sqrt
+    std::uint8_t unit = 0;  // unpipelined unit used: 0 none, 1 divider, 2 FP div/sqrt, 3 multiplier
     TClass tclass = TClass::Alu;
     std::uint16_t func = 0;  // profile bucket (function index)
-    std::uint32_t raw = 0;   // the instruction word as fetched (for fault messages)
 };
+static_assert(sizeof(Insn) == 32, "a decode slot is 32 bytes");
 
 // Expand a compressed instruction to its 32-bit equivalent; 0 if illegal.
 std::uint32_t expand_rvc(std::uint16_t c);

@@ -66,6 +66,7 @@ Insn* Simulator::slot(std::uint64_t pa, std::uint64_t pc) {
     if (__builtin_expect(!page, 0)) {
         page.reset(new Insn[kPageAlloc]);
         page[kPageSlots].op = page[kPageSlots + 1].op = Op::NEXT_PAGE;
+        for (std::size_t i = 0; i < kPageAlloc; ++i) bind(page[i]);
         watch_[off >> kPageShift] = watch_[(off >> kPageShift) + 1] = 1;
     }
     return &page[(off & (kPageSize - 1)) >> 1];
@@ -79,11 +80,9 @@ Insn& Simulator::fill(Insn& d, std::uint64_t pa, std::uint64_t pc) {
         if (w == 0) {
             d = Insn{};
             d.op = Op::ILLEGAL;
-            d.raw = lo;
             d.tclass = TClass::System;
         } else {
             decode(w, d);
-            d.raw = lo;
         }
         d.len = 2;
     } else {
@@ -131,7 +130,20 @@ Insn& Simulator::fill(Insn& d, std::uint64_t pa, std::uint64_t pc) {
         d.func = static_cast<std::uint16_t>(idx);
     }
     ++decoded_;
+    bind(d);
     return d;
+}
+
+std::uint32_t Simulator::insn_bits(std::uint64_t pa, std::uint64_t pc) const {
+    const std::uint32_t lo = mem_.load<std::uint16_t>(pa, pc);
+    if ((lo & 3) != 3) return lo;
+    return lo | (static_cast<std::uint32_t>(mem_.load<std::uint16_t>(pa + 2, pc)) << 16);
+}
+
+void Simulator::rebind_all() {
+    for (auto& page : dpages_)
+        if (page)
+            for (std::size_t i = 0; i < kPageAlloc; ++i) bind(page[i]);
 }
 
 void Simulator::invalidate_code(std::uint64_t addr, std::uint64_t n) {
@@ -140,15 +152,21 @@ void Simulator::invalidate_code(std::uint64_t addr, std::uint64_t n) {
     const std::uint64_t hi = std::min(addr + n, dbase_ + dlen_);
     for (std::uint64_t a = lo; a < hi; a += 2) {
         const std::uint64_t off = a - dbase_;
-        if (Insn* page = dpages_[off >> kPageShift].get())
-            page[(off & (kPageSize - 1)) >> 1].op = Op::UNDECODED;
+        if (Insn* page = dpages_[off >> kPageShift].get()) {
+            Insn& d = page[(off & (kPageSize - 1)) >> 1];
+            d.op = Op::UNDECODED;
+            bind(d);
+        }
     }
 }
 
 void Simulator::invalidate_all() {
     for (auto& page : dpages_) {
         if (!page) continue;
-        for (std::size_t i = 0; i < kPageSlots; ++i) page[i].op = Op::UNDECODED;
+        for (std::size_t i = 0; i < kPageSlots; ++i) {
+            page[i].op = Op::UNDECODED;
+            bind(page[i]);
+        }
     }
 }
 
@@ -329,39 +347,41 @@ Stats Simulator::stats() const {
         d = slot(pc + pa_delta, pc);                                              \
     } while (0)
 
-// Before an instruction: budgets, decoding on first use, then the timing
-// model's fetch (L1I on a new line) and issue (scoreboard, unpipelined units).
+// Before an instruction: the budgets, then one indirect jump to its handler.
 #define DISPATCH                                                                  \
     do {                                                                          \
         if (__builtin_expect(instret >= max_instret, 0)) goto out;                \
         if constexpr (kTiming) {                                                  \
             if (__builtin_expect(cycle_ >= max_cycles, 0)) goto out;              \
         }                                                                         \
-        if (__builtin_expect(d->op <= Op::NEXT_PAGE, 0)) {                        \
-            if (d->op == Op::NEXT_PAGE) LOOKUP(pc);                               \
-            if (d->op == Op::UNDECODED) fill(*d, pc + pa_delta, pc);              \
-        }                                                                         \
-        if constexpr (kTiming) {                                                  \
-            if constexpr (kProfile) before = cycle_;                              \
-            const std::uint64_t line_ = pc >> iline_shift;                        \
-            if (line_ != last_fetch_line_) {                                      \
-                last_fetch_line_ = line_;                                         \
-                cycle_ += mem_penalty(l1i_, pc);                                  \
-            }                                                                     \
-            std::uint64_t t_ = cycle_ + 1;                                        \
-            t_ = std::max(t_, ready_[d->src1]);                                   \
-            t_ = std::max(t_, ready_[d->src2]);                                   \
-            t_ = std::max(t_, ready_[d->src3]);                                   \
-            if (d->unit) {                                                        \
-                std::uint64_t& free_at_ = unit_free_[d->unit];                    \
-                t_ = std::max(t_, free_at_);                                      \
-                free_at_ = t_ + d->lat;                                           \
-            }                                                                     \
-            cycle_ = t_;                                                          \
-            ready_[d->dst] = t_ + d->lat;                                         \
-        }                                                                         \
-        goto* kLabels[static_cast<int>(d->op)];                                   \
+        goto* d->handler;                                                         \
     } while (0)
+
+// Each handler starts with the timing model's fetch (L1I on a new line) and
+// issue (scoreboard, unpipelined units). Slots not yet decoded (and the page
+// sentinels) have handlers without it, so an instruction is timed once, after
+// it is decoded.
+#define OP(name)                                                                  \
+    L_##name:                                                                     \
+    if constexpr (kTiming) {                                                      \
+        if constexpr (kProfile) before = cycle_;                                  \
+        const std::uint64_t line_ = pc >> iline_shift;                            \
+        if (line_ != last_fetch_line_) {                                          \
+            last_fetch_line_ = line_;                                             \
+            cycle_ += mem_penalty(l1i_, pc);                                      \
+        }                                                                         \
+        std::uint64_t t_ = cycle_ + 1;                                            \
+        t_ = std::max(t_, ready_[d->src1]);                                       \
+        t_ = std::max(t_, ready_[d->src2]);                                       \
+        t_ = std::max(t_, ready_[d->src3]);                                       \
+        if (d->unit) {                                                            \
+            std::uint64_t& free_at_ = unit_free_[d->unit];                        \
+            t_ = std::max(t_, free_at_);                                          \
+            free_at_ = t_ + d->lat;                                               \
+        }                                                                         \
+        cycle_ = t_;                                                              \
+        ready_[d->dst] = t_ + d->lat;                                             \
+    }
 
 // After an instruction: count it (and charge its function), move on.
 #define RETIRE                                                                    \
@@ -392,7 +412,6 @@ Stats Simulator::stats() const {
         }                                                                         \
         JUMP(mt_);                                                                \
     } while (0)
-#define OP(name) L_##name:
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wpedantic"  // computed goto is a GNU extension
@@ -404,6 +423,12 @@ bool Simulator::loop(std::uint64_t max_instret, std::uint64_t max_cycles) {
         FM_RV_OPS(FM_RV_LABEL)
 #undef FM_RV_LABEL
     };
+    // Decoded slots hold handler addresses of one instantiation: rebind them
+    // when another one takes over (timing toggled, paging switched on or off).
+    if (labels_ != kLabels) {
+        labels_ = kLabels;
+        rebind_all();
+    }
     std::uint64_t* const x = hart_.x;
     std::uint64_t* const f = hart_.f;
     const std::uint8_t* const watch = watch_.data();
@@ -426,12 +451,15 @@ bool Simulator::loop(std::uint64_t max_instret, std::uint64_t max_cycles) {
 #include "exec_fd.inc"
 #include "exec_system.inc"
             L_UNDECODED:
-            L_NEXT_PAGE:
-                throw Fault(FaultCode::BadConfig, pc, "internal: dispatch of an unfilled decode slot");
-            L_ILLEGAL:
+                fill(*d, pc + pa_delta, pc);
+                goto* d->handler;
+            L_NEXT_PAGE:  // sequential flow ran off the end of a decode page
+                LOOKUP(pc);
+                goto* d->handler;
+            OP(ILLEGAL)
             illegal:
                 // The simulator counts an instruction that traps as executed.
-                MODE_JUMP(trap(kCauseIllegalInstruction, pc, d->raw));
+                MODE_JUMP(trap(kCauseIllegalInstruction, pc, insn_bits(pc + pa_delta, pc)));
             } catch (const GuestTrap& t) {
                 ++instret;
                 pc = trap(t.cause, pc, t.tval);
