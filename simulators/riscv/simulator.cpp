@@ -361,8 +361,14 @@ Stats Simulator::stats() const {
 // issue (scoreboard, unpipelined units). Slots not yet decoded (and the page
 // sentinels) have handlers without it, so an instruction is timed once, after
 // it is decoded.
-#define OP(name)                                                                  \
-    L_##name:                                                                     \
+//
+// The semantics are included twice, once per instruction length (LEN 4 and
+// 2, handlers L_<op>_4 and L_<op>_2), so sequential flow moves to the next
+// slot by a constant: the next dispatch does not wait for a load of the
+// current instruction's length.
+#define OP_4(name) L_##name##_4: TIMING_PROLOGUE
+#define OP_2(name) L_##name##_2: TIMING_PROLOGUE
+#define TIMING_PROLOGUE                                                           \
     if constexpr (kTiming) {                                                      \
         if constexpr (kProfile) before = cycle_;                                  \
         const std::uint64_t line_ = pc >> iline_shift;                            \
@@ -390,8 +396,8 @@ Stats Simulator::stats() const {
 #define NEXT                                                                      \
     do {                                                                          \
         RETIRE;                                                                   \
-        pc += d->len;                                                             \
-        d += d->len >> 1;                                                         \
+        pc += LEN;                                                                \
+        d += LEN / 2;                                                             \
         DISPATCH;                                                                 \
     } while (0)
 #define JUMP(target)                                                              \
@@ -418,15 +424,21 @@ Stats Simulator::stats() const {
 
 template <bool kTiming, bool kProfile, bool kVM>
 bool Simulator::loop(std::uint64_t max_instret, std::uint64_t max_cycles) {
-    static void* const kLabels[] = {
-#define FM_RV_LABEL(name, cls) &&L_##name,
+    static void* const kLabels4[] = {
+#define FM_RV_LABEL(name, cls) &&L_##name##_4,
+        FM_RV_OPS(FM_RV_LABEL)
+#undef FM_RV_LABEL
+    };
+    static void* const kLabels2[] = {
+#define FM_RV_LABEL(name, cls) &&L_##name##_2,
         FM_RV_OPS(FM_RV_LABEL)
 #undef FM_RV_LABEL
     };
     // Decoded slots hold handler addresses of one instantiation: rebind them
     // when another one takes over (timing toggled, paging switched on or off).
-    if (labels_ != kLabels) {
-        labels_ = kLabels;
+    if (labels4_ != kLabels4) {
+        labels4_ = kLabels4;
+        labels2_ = kLabels2;
         rebind_all();
     }
     std::uint64_t* const x = hart_.x;
@@ -445,18 +457,35 @@ bool Simulator::loop(std::uint64_t max_instret, std::uint64_t max_cycles) {
             try {
                 LOOKUP(pc);
                 DISPATCH;
+#define LEN 4
+#define OP OP_4
 #include "exec_i.inc"
 #include "exec_m.inc"
 #include "exec_a.inc"
 #include "exec_fd.inc"
 #include "exec_system.inc"
-            L_UNDECODED:
+#undef OP
+#undef LEN
+#define LEN 2
+#define OP OP_2
+#include "exec_i.inc"
+#include "exec_m.inc"
+#include "exec_a.inc"
+#include "exec_fd.inc"
+#include "exec_system.inc"
+#undef OP
+#undef LEN
+            L_UNDECODED_4:
+            L_UNDECODED_2:
                 fill(*d, pc + pa_delta, pc);
                 goto* d->handler;
-            L_NEXT_PAGE:  // sequential flow ran off the end of a decode page
+            L_NEXT_PAGE_4:  // sequential flow ran off the end of a decode page
+            L_NEXT_PAGE_2:
                 LOOKUP(pc);
                 goto* d->handler;
-            OP(ILLEGAL)
+            L_ILLEGAL_4:
+            L_ILLEGAL_2:
+                TIMING_PROLOGUE
             illegal:
                 // The simulator counts an instruction that traps as executed.
                 MODE_JUMP(trap(kCauseIllegalInstruction, pc, insn_bits(pc + pa_delta, pc)));

@@ -103,8 +103,11 @@ private:
     // The decode slot for physical address pa (allocating its page).
     Insn* slot(std::uint64_t pa, std::uint64_t pc);
     Insn& fill(Insn& d, std::uint64_t pa, std::uint64_t pc);
-    // Point a slot at its op's handler in the running loop (labels_).
-    void bind(Insn& d) const { d.handler = labels_ ? labels_[static_cast<int>(d.op)] : nullptr; }
+    // Point a slot at its op's handler, for its length, in the running loop.
+    void bind(Insn& d) const {
+        void* const* table = d.len == 2 ? labels2_ : labels4_;
+        d.handler = table ? table[static_cast<int>(d.op)] : nullptr;
+    }
     void rebind_all();
     std::uint32_t insn_bits(std::uint64_t pa, std::uint64_t pc) const;  // the word at pa, for tval
     void invalidate_code(std::uint64_t addr, std::uint64_t n);
@@ -165,7 +168,9 @@ private:
     // page). watch_[p] is set when page p or p - 1 holds decoded code, so a
     // store there must invalidate (an instruction may straddle the boundary).
     std::vector<std::unique_ptr<Insn[]>> dpages_;
-    void* const* labels_ = nullptr;  // handler table of the loop instantiation last run
+    // Handler tables (4- and 2-byte instructions) of the loop instantiation last run.
+    void* const* labels4_ = nullptr;
+    void* const* labels2_ = nullptr;
     std::vector<std::uint8_t> watch_;
     std::uint64_t code_lo_ = 0, code_len_ = 0, dbase_ = 0, dlen_ = 0;
     std::uint64_t decoded_ = 0;
