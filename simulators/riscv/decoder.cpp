@@ -10,11 +10,6 @@ constexpr const char* kOpNames[] = {
 #undef FM_RV_NAME
 };
 
-constexpr TClass kOpClasses[] = {
-#define FM_RV_CLS(name, cls) TClass::cls,
-    FM_RV_OPS(FM_RV_CLS)
-#undef FM_RV_CLS
-};
 
 inline std::uint32_t bits(std::uint32_t w, int hi, int lo) {
     return (w >> lo) & ((1u << (hi - lo + 1)) - 1u);
@@ -152,7 +147,6 @@ Op decode_amo(std::uint32_t w) {
 }  // namespace
 
 const char* op_name(Op op) { return kOpNames[static_cast<int>(op)]; }
-TClass op_class(Op op) { return kOpClasses[static_cast<int>(op)]; }
 
 void decode(std::uint32_t w, Insn& d) {
     d.rd = static_cast<std::uint8_t>(bits(w, 11, 7));

@@ -71,7 +71,26 @@ enum class Op : std::uint16_t {
 };
 
 const char* op_name(Op op);
-TClass op_class(Op op);
+
+// Each op's timing class, usable at compile time (the interpreter's handlers
+// leave out the scoreboard work their class never needs).
+inline constexpr TClass kOpClass[] = {
+#define FM_RV_CLASS(name, cls) TClass::cls,
+    FM_RV_OPS(FM_RV_CLASS)
+#undef FM_RV_CLASS
+};
+constexpr TClass op_class(Op op) { return kOpClass[static_cast<int>(op)]; }
+// Only fused multiply-adds read a third register.
+constexpr bool op_reads_rs3(Op op) {
+    return op_class(op) == TClass::FmaS || op_class(op) == TClass::FmaD;
+}
+// Always an unpipelined unit (divider, FP divide/sqrt); the multiplier is
+// one only on some machines (Insn::unit says).
+constexpr bool op_always_unit(Op op) {
+    const TClass c = op_class(op);
+    return c == TClass::Div || c == TClass::FDivS || c == TClass::FDivD || c == TClass::FSqrtS ||
+           c == TClass::FSqrtD;
+}
 // F and D instructions (loads and stores included): the ones mstatus.FS gates.
 inline bool is_fp_op(Op op) { return op >= Op::FLW && op < Op::Count; }
 

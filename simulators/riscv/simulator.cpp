@@ -42,6 +42,7 @@ void Simulator::set_code_range(std::uint64_t lo, std::uint64_t hi) {
     dlen_ = ((hi - dbase_) + kPageSize - 1) & ~(kPageSize - 1);
     dpages_.clear();
     dpages_.resize(dlen_ >> kPageShift);
+    dpage_ptrs_.assign(dpages_.size(), nullptr);
     watch_.assign(dpages_.size() + 1, 0);
 }
 
@@ -65,6 +66,7 @@ Insn* Simulator::slot(std::uint64_t pa, std::uint64_t pc) {
     std::unique_ptr<Insn[]>& page = dpages_[off >> kPageShift];
     if (__builtin_expect(!page, 0)) {
         page.reset(new Insn[kPageAlloc]);
+        dpage_ptrs_[off >> kPageShift] = page.get();
         page[kPageSlots].op = page[kPageSlots + 1].op = Op::NEXT_PAGE;
         for (std::size_t i = 0; i < kPageAlloc; ++i) bind(page[i]);
         watch_[off >> kPageShift] = watch_[(off >> kPageShift) + 1] = 1;
@@ -257,7 +259,7 @@ Stats Simulator::stats() const {
     {                                                                             \
         const bool taken_ = (cond);                                               \
         const std::uint64_t target_ = pc + IMM;                                   \
-        if constexpr (kTiming) cycle_ += bp_.branch(pc, taken_, target_);         \
+        if constexpr (kTiming) cyc += bp_.branch(pc, taken_, target_);         \
         if (taken_) JUMP(target_);                                                \
         NEXT;                                                                     \
     }
@@ -267,8 +269,8 @@ Stats Simulator::stats() const {
     if constexpr (kTiming) {                                                      \
         const std::uint32_t p_ = mem_penalty(l1d_, (addr));                       \
         if (p_) {                                                                 \
-            cycle_ += p_;                                                         \
-            ready_[d->dst] = cycle_ + d->lat;                                     \
+            cyc += p_;                                                         \
+            ready_[d->dst] = cyc + d->lat;                                     \
         }                                                                         \
     }
 
@@ -277,7 +279,7 @@ Stats Simulator::stats() const {
 #define DIV_TIMING(a, b, width)                                                   \
     if constexpr (kTiming) {                                                      \
         if (cfg_.div_bits_per_cycle) {                                            \
-            const std::uint64_t done_ = cycle_ + div_latency((a), (b), (width));  \
+            const std::uint64_t done_ = cyc + div_latency((a), (b), (width));  \
             ready_[d->dst] = done_;                                               \
             unit_free_[1] = done_;                                                \
         }                                                                         \
@@ -289,7 +291,7 @@ Stats Simulator::stats() const {
 #define MUL_TIMING(mplier, width, high)                                           \
     if constexpr (kTiming) {                                                      \
         if (cfg_.mul_bits_per_cycle) {                                            \
-            const std::uint64_t done_ = cycle_ + mul_latency((mplier), (width), (high)); \
+            const std::uint64_t done_ = cyc + mul_latency((mplier), (width), (high)); \
             ready_[d->dst] = done_;                                               \
             unit_free_[3] = done_;                                                \
         }                                                                         \
@@ -312,9 +314,9 @@ Stats Simulator::stats() const {
     do {                                                                          \
         const std::uint64_t sa_ = (addr);                                         \
         mem_.store<T>(sa_, static_cast<T>(val), pc);                              \
-        if constexpr (kTiming) cycle_ += mem_penalty(l1d_, sa_);                  \
-        const std::uint64_t so_ = sa_ - dbase;                                    \
-        if (__builtin_expect((so_ < dlen && (watch[so_ >> 12] | watch[(so_ + sizeof(T) - 1) >> 12])) || \
+        if constexpr (kTiming) cyc += mem_penalty(l1d_, sa_);                  \
+        const std::uint64_t so_ = sa_ - dbase_;                                   \
+        if (__builtin_expect((so_ < dlen_ && (watch_[so_ >> 12] | watch_[(so_ + sizeof(T) - 1) >> 12])) || \
                                  (sa_ & ~std::uint64_t{7}) == tohost_, 0)) {     \
             if (store_hook(sa_, sizeof(T), pc)) goto stop;                        \
         }                                                                         \
@@ -336,6 +338,13 @@ Stats Simulator::stats() const {
 #define RM_END                                                                    \
     if (sw_) std::fesetround(fpu::host_round(hart_.frm));
 
+// The environment (syscalls, CSRs, traps) reads the clock from the member.
+#define SYNC_CYCLES                                                               \
+    do {                                                                          \
+        instret_ = instret;                                                       \
+        if constexpr (kTiming) cycle_ = cyc;                                      \
+    } while (0)
+
 // Fetch: the decode slot for pc (translated in the paging instantiation).
 #define LOOKUP(target)                                                            \
     do {                                                                          \
@@ -344,15 +353,26 @@ Stats Simulator::stats() const {
             const std::uint64_t pa_ = hart_.priv == kPrivM ? pc : translate(pc, 2, Access::Fetch); \
             pa_delta = pa_ - pc;                                                  \
         }                                                                         \
-        d = slot(pc + pa_delta, pc);                                              \
+        if constexpr (kVM) {                                                      \
+            d = slot(pc + pa_delta, pc);                                          \
+        } else {                                                                  \
+            /* Fast path: a decoded page inside executable memory. */            \
+            const std::uint64_t off_ = pc - dbase_;                               \
+            Insn* page_;                                                          \
+            if (__builtin_expect(pc - code_lo_ < code_len_ &&                     \
+                                     (page_ = dpage_ptrs_[off_ >> kPageShift]) != nullptr, 1)) \
+                d = page_ + ((off_ & (kPageSize - 1)) >> 1);                      \
+            else                                                                  \
+                d = slot(pc, pc);                                                 \
+        }                                                                         \
     } while (0)
 
 // Before an instruction: the budgets, then one indirect jump to its handler.
 #define DISPATCH                                                                  \
     do {                                                                          \
-        if (__builtin_expect(instret >= max_instret, 0)) goto out;                \
+        if (__builtin_expect(instret >= budget_instret_, 0)) goto out;            \
         if constexpr (kTiming) {                                                  \
-            if (__builtin_expect(cycle_ >= max_cycles, 0)) goto out;              \
+            if (__builtin_expect(cyc >= budget_cycles_, 0)) goto out;             \
         }                                                                         \
         goto* d->handler;                                                         \
     } while (0)
@@ -366,33 +386,35 @@ Stats Simulator::stats() const {
 // 2, handlers L_<op>_4 and L_<op>_2), so sequential flow moves to the next
 // slot by a constant: the next dispatch does not wait for a load of the
 // current instruction's length.
-#define OP_4(name) L_##name##_4: TIMING_PROLOGUE
-#define OP_2(name) L_##name##_2: TIMING_PROLOGUE
-#define TIMING_PROLOGUE                                                           \
+#define OP_4(name) L_##name##_4: TIMING_PROLOGUE(name)
+#define OP_2(name) L_##name##_2: TIMING_PROLOGUE(name)
+#define TIMING_PROLOGUE(name)                                                     \
     if constexpr (kTiming) {                                                      \
-        if constexpr (kProfile) before = cycle_;                                  \
-        const std::uint64_t line_ = pc >> iline_shift;                            \
+        if constexpr (kProfile) before = cyc;                                     \
+        const std::uint64_t line_ = pc >> l1i_.line_shift();                      \
         if (line_ != last_fetch_line_) {                                          \
             last_fetch_line_ = line_;                                             \
-            cycle_ += mem_penalty(l1i_, pc);                                      \
+            cyc += mem_penalty(l1i_, pc);                                         \
         }                                                                         \
-        std::uint64_t t_ = cycle_ + 1;                                            \
+        std::uint64_t t_ = cyc + 1;                                               \
         t_ = std::max(t_, ready_[d->src1]);                                       \
         t_ = std::max(t_, ready_[d->src2]);                                       \
-        t_ = std::max(t_, ready_[d->src3]);                                       \
-        if (d->unit) {                                                            \
-            std::uint64_t& free_at_ = unit_free_[d->unit];                        \
-            t_ = std::max(t_, free_at_);                                          \
-            free_at_ = t_ + d->lat;                                               \
+        if constexpr (op_reads_rs3(Op::name)) t_ = std::max(t_, ready_[d->src3]); \
+        if constexpr (op_always_unit(Op::name) || op_class(Op::name) == TClass::Mul) { \
+            if (op_always_unit(Op::name) || d->unit) {                            \
+                std::uint64_t& free_at_ = unit_free_[d->unit];                    \
+                t_ = std::max(t_, free_at_);                                      \
+                free_at_ = t_ + d->lat;                                           \
+            }                                                                     \
         }                                                                         \
-        cycle_ = t_;                                                              \
+        cyc = t_;                                                                 \
         ready_[d->dst] = t_ + d->lat;                                             \
     }
 
 // After an instruction: count it (and charge its function), move on.
 #define RETIRE                                                                    \
     ++instret;                                                                    \
-    if constexpr (kProfile) profile_[d->func] += kTiming ? cycle_ - before : 1
+    if constexpr (kProfile) profile_[d->func] += kTiming ? cyc - before : 1
 #define NEXT                                                                      \
     do {                                                                          \
         RETIRE;                                                                   \
@@ -441,14 +463,21 @@ bool Simulator::loop(std::uint64_t max_instret, std::uint64_t max_cycles) {
         labels2_ = kLabels2;
         rebind_all();
     }
-    std::uint64_t* const x = hart_.x;
-    std::uint64_t* const f = hart_.f;
-    const std::uint8_t* const watch = watch_.data();
-    const std::uint64_t dbase = dbase_, dlen = dlen_;
-    const std::uint32_t iline_shift = l1i_.line_shift();
+    // Registers and budgets are reached through `this`, not kept in locals:
+    // the loop is one large function and every register it does not pin
+    // down is one more for the values that change every instruction (pc,
+    // the slot, instret, the clock).
+    auto& x = hart_.x;
+    auto& f = hart_.f;
+    budget_instret_ = max_instret;
+    budget_cycles_ = max_cycles;
     std::uint64_t pc = hart_.pc;
     std::uint64_t instret = instret_;
     [[maybe_unused]] std::uint64_t before = 0;
+    // The timing model's clock lives in a local (a register, if the compiler
+    // can spare one) while the loop runs; cycle_ gets it back before anything
+    // outside the loop reads it (SYNC_CYCLES) and whenever the loop is left.
+    [[maybe_unused]] std::uint64_t cyc = cycle_;
     std::uint64_t pa_delta = 0;  // physical minus virtual pc on the current page
     Insn* d = nullptr;
     bool relaunched = false;
@@ -485,7 +514,7 @@ bool Simulator::loop(std::uint64_t max_instret, std::uint64_t max_cycles) {
                 goto* d->handler;
             L_ILLEGAL_4:
             L_ILLEGAL_2:
-                TIMING_PROLOGUE
+                TIMING_PROLOGUE(ILLEGAL)
             illegal:
                 // The simulator counts an instruction that traps as executed.
                 MODE_JUMP(trap(kCauseIllegalInstruction, pc, insn_bits(pc + pa_delta, pc)));
@@ -505,10 +534,12 @@ bool Simulator::loop(std::uint64_t max_instret, std::uint64_t max_cycles) {
     } catch (...) {
         hart_.pc = pc;
         instret_ = instret;
+        cycle_ = cyc;
         throw;
     }
     hart_.pc = pc;
     instret_ = instret;
+    cycle_ = cyc;
     return !relaunched;
 }
 

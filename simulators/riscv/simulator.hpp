@@ -151,10 +151,11 @@ private:
         return l ? l : 1;
     }
 
-    std::uint32_t mem_penalty(Cache& l1, std::uint64_t addr) {
-        if (l1.access(addr)) return 0;
-        if (l2_.access(addr)) return cfg_.l2_latency;
-        return cfg_.l2_latency + cfg_.mem_latency;
+    // Cycles an access to addr stalls: 0 on an L1 hit (inlined, the common
+    // case), else the L2 or memory latency.
+    __attribute__((always_inline)) std::uint32_t mem_penalty(Cache& l1, std::uint64_t addr) {
+        if (__builtin_expect(l1.access(addr), 1)) return 0;
+        return l2_.access(addr) ? cfg_.l2_latency : cfg_.l2_latency + cfg_.mem_latency;
     }
 
     Env env_;
@@ -168,6 +169,7 @@ private:
     // page). watch_[p] is set when page p or p - 1 holds decoded code, so a
     // store there must invalidate (an instruction may straddle the boundary).
     std::vector<std::unique_ptr<Insn[]>> dpages_;
+    std::vector<Insn*> dpage_ptrs_;  // the same pages, for the interpreter's inline lookup
     // Handler tables (4- and 2-byte instructions) of the loop instantiation last run.
     void* const* labels4_ = nullptr;
     void* const* labels2_ = nullptr;
@@ -178,6 +180,7 @@ private:
     std::vector<std::uint64_t> profile_;
 
     std::uint64_t instret_ = 0;
+    std::uint64_t budget_instret_ = 0, budget_cycles_ = 0;  // of the running loop() call
     // Timing model state.
     std::uint64_t cycle_ = 0;
     std::uint64_t ready_[kSlots] = {};
