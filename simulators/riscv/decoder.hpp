@@ -120,6 +120,10 @@ struct Insn {
     std::uint8_t lat = 1;
     std::uint8_t unit = 0;  // unpipelined unit used: 0 none, 1 divider, 2 FP div/sqrt, 3 multiplier
     TClass tclass = TClass::Alu;
+    // Whether sequential flow into this slot enters a new I-cache line:
+    // bit 0 when coming from a 2-byte instruction, bit 1 from a 4-byte one.
+    // It depends only on the address, so every slot has it, decoded or not.
+    std::uint8_t seq_fetch = 0;
     std::uint16_t func = 0;  // profile bucket (function index)
 };
 static_assert(sizeof(Insn) == 32, "a decode slot is 32 bytes");

@@ -68,7 +68,11 @@ Insn* Simulator::slot(std::uint64_t pa, std::uint64_t pc) {
         page.reset(new Insn[kPageAlloc]);
         dpage_ptrs_[off >> kPageShift] = page.get();
         page[kPageSlots].op = page[kPageSlots + 1].op = Op::NEXT_PAGE;
-        for (std::size_t i = 0; i < kPageAlloc; ++i) bind(page[i]);
+        const std::uint64_t page_pa = pa & ~(kPageSize - 1);
+        for (std::size_t i = 0; i < kPageAlloc; ++i) {
+            bind(page[i]);
+            page[i].seq_fetch = seq_fetch(page_pa + 2 * i);
+        }
         watch_[off >> kPageShift] = watch_[(off >> kPageShift) + 1] = 1;
     }
     return &page[(off & (kPageSize - 1)) >> 1];
@@ -133,6 +137,7 @@ Insn& Simulator::fill(Insn& d, std::uint64_t pa, std::uint64_t pc) {
     }
     ++decoded_;
     bind(d);
+    d.seq_fetch = seq_fetch(pa);
     return d;
 }
 
@@ -367,20 +372,44 @@ Stats Simulator::stats() const {
         }                                                                         \
     } while (0)
 
-// Before an instruction: the budgets, then one indirect jump to its handler.
-#define DISPATCH                                                                  \
+// Before an instruction: the budgets, then the timing model's fetch (an L1I
+// access when the instruction is on another line than the last one), then
+// one indirect jump to its handler. After a jump the line is compared; in
+// sequential flow the slot's seq_fetch bit says whether the line changed.
+#define BUDGET_CHECK                                                              \
     do {                                                                          \
         if (__builtin_expect(instret >= budget_instret_, 0)) goto out;            \
         if constexpr (kTiming) {                                                  \
             if (__builtin_expect(cyc >= budget_cycles_, 0)) goto out;             \
         }                                                                         \
+    } while (0)
+#define FETCH_LINE_CHANGED()                                                      \
+    do {                                                                          \
+        last_fetch_line_ = pc >> l1i_.line_shift();                               \
+        cyc += mem_penalty(l1i_, pc);                                             \
+    } while (0)
+#define DISPATCH_AFTER_JUMP                                                       \
+    do {                                                                          \
+        BUDGET_CHECK;                                                             \
+        if constexpr (kTiming) {                                                  \
+            if constexpr (kProfile) before = cyc;                                 \
+            if ((pc >> l1i_.line_shift()) != last_fetch_line_) FETCH_LINE_CHANGED(); \
+        }                                                                         \
+        goto* d->handler;                                                         \
+    } while (0)
+#define DISPATCH_SEQUENTIAL                                                       \
+    do {                                                                          \
+        BUDGET_CHECK;                                                             \
+        if constexpr (kTiming) {                                                  \
+            if constexpr (kProfile) before = cyc;                                 \
+            if (d->seq_fetch & (LEN == 4 ? 2 : 1)) FETCH_LINE_CHANGED();          \
+        }                                                                         \
         goto* d->handler;                                                         \
     } while (0)
 
-// Each handler starts with the timing model's fetch (L1I on a new line) and
-// issue (scoreboard, unpipelined units). Slots not yet decoded (and the page
-// sentinels) have handlers without it, so an instruction is timed once, after
-// it is decoded.
+// Each handler starts with the timing model's issue (scoreboard, unpipelined
+// units). Slots not yet decoded (and the page sentinels) have handlers
+// without it, so an instruction is timed once, after it is decoded.
 //
 // The semantics are included twice, once per instruction length (LEN 4 and
 // 2, handlers L_<op>_4 and L_<op>_2), so sequential flow moves to the next
@@ -390,12 +419,6 @@ Stats Simulator::stats() const {
 #define OP_2(name) L_##name##_2: TIMING_PROLOGUE(name)
 #define TIMING_PROLOGUE(name)                                                     \
     if constexpr (kTiming) {                                                      \
-        if constexpr (kProfile) before = cyc;                                     \
-        const std::uint64_t line_ = pc >> l1i_.line_shift();                      \
-        if (line_ != last_fetch_line_) {                                          \
-            last_fetch_line_ = line_;                                             \
-            cyc += mem_penalty(l1i_, pc);                                         \
-        }                                                                         \
         std::uint64_t t_ = cyc + 1;                                               \
         t_ = std::max(t_, ready_[d->src1]);                                       \
         t_ = std::max(t_, ready_[d->src2]);                                       \
@@ -420,13 +443,13 @@ Stats Simulator::stats() const {
         RETIRE;                                                                   \
         pc += LEN;                                                                \
         d += LEN / 2;                                                             \
-        DISPATCH;                                                                 \
+        DISPATCH_SEQUENTIAL;                                                      \
     } while (0)
 #define JUMP(target)                                                              \
     do {                                                                          \
         RETIRE;                                                                   \
         LOOKUP(target);                                                           \
-        DISPATCH;                                                                 \
+        DISPATCH_AFTER_JUMP;                                                      \
     } while (0)
 // A jump after which the privilege or translation mode may differ: leave
 // this instantiation when it no longer fits.
@@ -485,7 +508,7 @@ bool Simulator::loop(std::uint64_t max_instret, std::uint64_t max_cycles) {
         for (;;) {
             try {
                 LOOKUP(pc);
-                DISPATCH;
+                DISPATCH_AFTER_JUMP;
 #define LEN 4
 #define OP OP_4
 #include "exec_i.inc"

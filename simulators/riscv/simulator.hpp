@@ -110,6 +110,12 @@ private:
     }
     void rebind_all();
     std::uint32_t insn_bits(std::uint64_t pa, std::uint64_t pc) const;  // the word at pa, for tval
+    // Insn::seq_fetch for an address: does stepping onto it from the
+    // instruction before (2 or 4 bytes long) enter a new I-cache line?
+    std::uint8_t seq_fetch(std::uint64_t addr) const {
+        const std::uint64_t off = addr & ((std::uint64_t{1} << l1i_.line_shift()) - 1);
+        return static_cast<std::uint8_t>((off < 2 ? 1 : 0) | (off < 4 ? 2 : 0));
+    }
     void invalidate_code(std::uint64_t addr, std::uint64_t n);
     void invalidate_all();
     bool store_hook(std::uint64_t addr, std::uint64_t n, std::uint64_t pc);
