@@ -42,17 +42,18 @@ private:
         std::uint64_t* tags = &tags_[base];
         std::uint64_t* ages = &ages_[base];
         const std::uint64_t tag = line + 1;  // 0 marks an empty way
+        // One pass: look for the tag and, meanwhile, for the least recently
+        // used way (the first of the oldest, as the replacement policy wants).
+        std::uint32_t victim = 0;
         for (std::uint32_t w = 0; w < ways_; ++w) {
             if (tags[w] == tag) {
                 ages[w] = clock_;
                 hint = base + w;
                 return true;
             }
+            if (ages[w] < ages[victim]) victim = w;
         }
         ++misses_;
-        std::uint32_t victim = 0;
-        for (std::uint32_t w = 1; w < ways_; ++w)
-            if (ages[w] < ages[victim]) victim = w;
         tags[victim] = tag;
         ages[victim] = clock_;
         hint = base + victim;
