@@ -257,14 +257,14 @@ Stats Simulator::stats() const {
 #define IS_LINK(r) ((r) == 1 || (r) == 5)
 
 // Virtual to physical for a data access (paging instantiation only).
-#define XLATE(addr, n, acc) \
+#define XLATE(addr, n, acc)                                                       \
     if constexpr (kVM) (addr) = translate((addr), (n), (acc))
 
 #define BRANCH(cond)                                                              \
     {                                                                             \
         const bool taken_ = (cond);                                               \
         const std::uint64_t target_ = pc + IMM;                                   \
-        if constexpr (kTiming) cyc += bp_.branch(pc, taken_, target_);         \
+        if constexpr (kTiming) cyc += bp_.branch(pc, taken_, target_);            \
         if (taken_) JUMP(target_);                                                \
         NEXT;                                                                     \
     }
@@ -274,33 +274,29 @@ Stats Simulator::stats() const {
     if constexpr (kTiming) {                                                      \
         const std::uint32_t p_ = mem_penalty(l1d_, (addr));                       \
         if (p_) {                                                                 \
-            cyc += p_;                                                         \
-            ready_[d->dst] = cyc + d->lat;                                     \
+            cyc += p_;                                                            \
+            ready_[d->dst] = cyc + d->lat;                                        \
         }                                                                         \
     }
 
-// An iterative divider (machine file div.*) finishes when the operands say:
-// the result and the unit's next free cycle move from the fixed latency.
+// An iterative unit (machine file div.* and mul.*) finishes when its
+// operands say: the result and the unit's next free cycle move from the
+// fixed latency the scoreboard charged at issue. The divider produces
+// div.bits_per_cycle quotient bits per cycle; the multiplier retires
+// mul.bits_per_cycle bits of the multiplier (rs2) and, with early out, stops
+// once the rest are zero, which the high-half products (MULH*) never do.
+#define ITERATIVE_TIMING(enabled, latency, unit)                                  \
+    if constexpr (kTiming) {                                                      \
+        if (enabled) {                                                            \
+            const std::uint64_t done_ = cyc + (latency);                          \
+            ready_[d->dst] = done_;                                               \
+            unit_free_[unit] = done_;                                             \
+        }                                                                         \
+    }
 #define DIV_TIMING(a, b, width)                                                   \
-    if constexpr (kTiming) {                                                      \
-        if (cfg_.div_bits_per_cycle) {                                            \
-            const std::uint64_t done_ = cyc + div_latency((a), (b), (width));  \
-            ready_[d->dst] = done_;                                               \
-            unit_free_[1] = done_;                                                \
-        }                                                                         \
-    }
-// An iterative multiplier (machine file mul.bits_per_cycle) retires
-// mul.bits_per_cycle bits of the multiplier (rs2) per cycle; with early out
-// it stops once the remaining bits are zero, which the high-half products
-// (MULH*) never do.
+    ITERATIVE_TIMING(cfg_.div_bits_per_cycle, div_latency((a), (b), (width)), 1)
 #define MUL_TIMING(mplier, width, high)                                           \
-    if constexpr (kTiming) {                                                      \
-        if (cfg_.mul_bits_per_cycle) {                                            \
-            const std::uint64_t done_ = cyc + mul_latency((mplier), (width), (high)); \
-            ready_[d->dst] = done_;                                               \
-            unit_free_[3] = done_;                                                \
-        }                                                                         \
-    }
+    ITERATIVE_TIMING(cfg_.mul_bits_per_cycle, mul_latency((mplier), (width), (high)), 3)
 #define ABS64(v) (S64(v) < 0 ? 0 - static_cast<std::uint64_t>(v) : static_cast<std::uint64_t>(v))
 #define ABS32(v) (S32(v) < 0 ? 0u - static_cast<std::uint32_t>(v) : static_cast<std::uint32_t>(v))
 
@@ -319,10 +315,10 @@ Stats Simulator::stats() const {
     do {                                                                          \
         const std::uint64_t sa_ = (addr);                                         \
         mem_.store<T>(sa_, static_cast<T>(val), pc);                              \
-        if constexpr (kTiming) cyc += mem_penalty(l1d_, sa_);                  \
+        if constexpr (kTiming) cyc += mem_penalty(l1d_, sa_);                     \
         const std::uint64_t so_ = sa_ - dbase_;                                   \
-        if (__builtin_expect((so_ < dlen_ && (watch_[so_ >> 12] | watch_[(so_ + sizeof(T) - 1) >> 12])) || \
-                                 (sa_ & ~std::uint64_t{7}) == tohost_, 0)) {     \
+        if (__builtin_expect((so_ < dlen_ && (watch_[so_ >> kPageShift] | watch_[(so_ + sizeof(T) - 1) >> kPageShift])) || \
+                                 (sa_ & ~std::uint64_t{7}) == tohost_, 0)) {      \
             if (store_hook(sa_, sizeof(T), pc)) goto stop;                        \
         }                                                                         \
     } while (0)
@@ -361,7 +357,7 @@ Stats Simulator::stats() const {
         if constexpr (kVM) {                                                      \
             d = slot(pc + pa_delta, pc);                                          \
         } else {                                                                  \
-            /* Fast path: a decoded page inside executable memory. */            \
+            /* Fast path: a decoded page inside executable memory. */             \
             const std::uint64_t off_ = pc - dbase_;                               \
             Insn* page_;                                                          \
             if (__builtin_expect(pc - code_lo_ < code_len_ &&                     \
