@@ -308,19 +308,32 @@ def sim() -> None:
 def sim_run(program: Path, args: tuple[str, ...], machine: str, profile: bool,
             stdin_file: Path | None, functional: bool, max_instructions: int,
             json_out: Path | None) -> None:
-    """Run PROGRAM (a static RISC-V ELF) and print its output and statistics."""
+    """Run PROGRAM (a static RISC-V ELF) and print its output and statistics.
+
+    Exits with the program's exit status (128 + n when it was killed by signal
+    n), 124 when the instruction budget ran out and 125 on any other fault
+    (illegal instruction, bad access, unknown syscall).
+    """
     from . import sim as simulator
     from . import simview
 
-    res = simulator.run(program, stdin=stdin_file.read_bytes() if stdin_file else b"",
-                        machine=machine, max_instructions=max_instructions,
-                        argv=[program.name, *args], timing=not functional, profile=profile)
+    try:
+        res = simulator.run(program, stdin=stdin_file.read_bytes() if stdin_file else b"",
+                            machine=machine, max_instructions=max_instructions,
+                            argv=[program.name, *args], timing=not functional, profile=profile)
+    except simulator.SimulatorFault as exc:
+        click.echo(f"fault: {exc}", err=True)
+        if json_out:
+            json_out.write_text(json.dumps({"fault": {"code": exc.code, "pc": exc.pc, "message": str(exc)}},
+                                           indent=2))
+        raise SystemExit(simulator.fault_status(exc)) from None
     sys.stdout.buffer.write(res.stdout)
     sys.stderr.buffer.write(res.stderr)
     sys.stdout.flush()
     click.echo(("\n" if res.stdout and not res.stdout.endswith(b"\n") else "") + simview.result(res))
     if json_out:
         json_out.write_text(json.dumps(res.to_dict(), indent=2))
+    raise SystemExit(simulator.exit_status(res.exit_code))
 
 
 @main.group()
