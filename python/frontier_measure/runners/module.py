@@ -78,6 +78,7 @@ class Compliance:
     allowed_imports: list[str] = field(default_factory=list)  # module roots; own modules implied
     prohibited_calls: list[str] = field(default_factory=list)  # dotted names, e.g. "time.sleep"
     allow: list[str] = field(default_factory=list)  # escape hatches the task permits
+    exclude: list[str] = field(default_factory=list)  # paths that are not candidate code
 
 
 @dataclass
@@ -106,7 +107,7 @@ def configure(task: Task) -> None:
     if not isinstance(comp, dict):
         problems.append(f"{cw}: must be a table")
         comp = {}
-    for key in ("allowed_imports", "prohibited_calls", "allow"):
+    for key in ("allowed_imports", "prohibited_calls", "allow", "exclude"):
         v = get(comp, key, list, cw, problems, default=[])
         if not all(isinstance(x, str) for x in v):
             problems.append(f"{cw}.{key}: must be a list of strings")
@@ -839,8 +840,16 @@ class ModuleSession:
         area = self.base / side
         area.mkdir(mode=0o700)
         dest = area / "side"
-        shutil.copytree(source, dest, symlinks=True,
-                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        rules: Compliance = self.task.settings.compliance
+
+        def leave_out(directory: str, names: list[str]) -> set[str]:
+            # What is not run is not copied: compiled caches, and paths the
+            # task says are not candidate code (compliance skips the same).
+            rel = os.path.relpath(directory, source)
+            return {n for n in names if python_compliance.ignored(n) or python_compliance.excluded(
+                os.path.normpath(os.path.join(rel, n)), rules)}
+
+        shutil.copytree(source, dest, symlinks=True, ignore=leave_out)
         owner = self.owners[side]
         if owner is not None:
             for root, dirs, files in os.walk(area):
