@@ -13,6 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from eval_support import CANDIDATES, failure, quick_task, run
+from frontier_measure import results
 from frontier_measure.cli import main
 from frontier_measure.results import load as load_result
 
@@ -33,7 +34,7 @@ def test_oracle_is_a_strict_success_and_result_is_complete(task, tmp_path):
     assert [i["id"] for i in perf["inputs"]] == ["n300", "n1500"]
     assert res["strict_success"], res["failure"]
     stored = load_result(tmp_path / "module-dedupe" / "result.json")
-    assert stored["schema_version"] == 2
+    assert stored["schema_version"] == results.SCHEMA_VERSION and results.verify(stored) is None
     assert len(stored["functional"]["items"]) == 85
     first = stored["performance"]["inputs"][0]
     assert len(first["samples"]) == first["rounds"] >= 10

@@ -51,9 +51,16 @@ def evaluate(
     started = time.perf_counter()
     task, runner = load(task_path)
     cand_dir = Path(candidate).resolve() if candidate else task.oracle_dir
+    dest = None
+    if out is not None:
+        # Made (or checked) before anything runs: a directory the candidate
+        # could write to would let it plant its own result.
+        dest = results.prepare_out(results.prepare_out(out, not_inside=[cand_dir]) / task.slug)
     res = results.new({"name": task.name, "path": str(task.path), "scale": task.scale,
-                       "threshold": task.threshold, "cost": task.cost, "entry": task.entry},
+                       "threshold": task.threshold, "cost": task.cost, "entry": task.entry,
+                       "digest": results.tree_digest(task.path)},
                       cand_dir, task.oracle_dir)
+    res["candidate"]["digest"] = results.tree_digest(cand_dir)
     try:
         _run(task, runner, cand_dir, res, progress, isolation, only_cases, timing)
     except Exception as exc:
@@ -68,8 +75,8 @@ def evaluate(
         res["elapsed_s"] = time.perf_counter() - started
         res["reward"] = results.reward(res)
         res["environment"] = environment()
-        if out is not None:
-            results.write_json(res, Path(out) / task.slug / "result.json")
+        if dest is not None:
+            results.write_result(res, dest / "result.json")
     return res
 
 
