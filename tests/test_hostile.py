@@ -1,9 +1,15 @@
 """The hostile corpus (tests/hostile/corpus.toml): every candidate fails at its
-stage, for one of its rules, and an attack on the measurement buys nothing."""
+stage, for one of its rules, under every backend it lists; an attack on the
+measurement buys nothing; and nothing of the sides outlives an evaluation."""
 
 from __future__ import annotations
 
+import contextlib
+import os
+import pwd
 import re
+import shutil
+import subprocess
 import tomllib
 from pathlib import Path
 
@@ -11,15 +17,28 @@ import pytest
 
 from eval_support import ROOT, quick_task
 from frontier_measure.evaluate import evaluate
+from frontier_measure.isolation import cgroups, sweep
+from frontier_measure.isolation.accounts import ACCOUNTS
+from frontier_measure.runners.module import ACCOUNTS as WORKER_ACCOUNTS
 
 HOSTILE = Path(__file__).resolve().parent / "hostile"
 CORPUS = tomllib.loads((HOSTILE / "corpus.toml").read_text())["candidate"]
+# A few cases of the repository task: enough for each attack to show.
+REPOSITORY_CASES = ["summary-malformed", "missing-file", "report-basic", "filter-class"]
 
 pytestmark = pytest.mark.slow
 
 
 def task_for(entry: dict, tmp_path: Path) -> Path:
     scale, name = entry["task"].split("/")
+    if scale == "repository":
+        task = tmp_path / name
+        shutil.copytree(ROOT / "tasks" / scale / name, task)
+        toml = task / "task.toml"  # a short command timeout, for the sleeper
+        toml.write_text(re.sub(r"(?m)^command_timeout_s = .*$", "command_timeout_s = 3",
+                               toml.read_text()))
+        tmp_path.chmod(0o755)
+        return task
     task = quick_task(tmp_path, scale, name, allow_imports=entry.get("allowed_imports"))
     if "allow" in entry:
         chk = task / "tests" / "checklist.toml"
@@ -32,19 +51,69 @@ def task_for(entry: dict, tmp_path: Path) -> Path:
     return task
 
 
+def _uids() -> set[int]:
+    out = set()
+    for name in [*ACCOUNTS.values(), *WORKER_ACCOUNTS.values()]:
+        with contextlib.suppress(KeyError):
+            out.add(pwd.getpwnam(name).pw_uid)
+    return out
+
+
+def leftovers() -> list[str]:
+    """What this process's evaluations left: processes in cgroups named after
+    it, containers labelled with it, SysV IPC objects of the sides' accounts
+    (other evaluators on the machine may be running: theirs are not ours)."""
+    mine = f"{cgroups.ROOT_NAME}/{os.getpid()}-"
+    found = []
+    for p in Path("/proc").iterdir():
+        if p.name.isdigit():
+            with contextlib.suppress(OSError, IndexError):
+                state = (p / "stat").read_text().rsplit(")", 1)[1].split()[0]
+                if state not in "ZX" and mine in (p / "cgroup").read_text():
+                    found.append(f"process {p.name}: {(p / 'cmdline').read_bytes()[:80]!r}")
+    uids = _uids()
+    for kind in ("shm", "sem", "msg"):
+        with contextlib.suppress(OSError):
+            lines = Path(f"/proc/sysvipc/{kind}").read_text().splitlines()
+            col = lines[0].split().index("uid")
+            found += [f"SysV {kind} of uid {r.split()[col]}" for r in lines[1:]
+                      if int(r.split()[col]) in uids]
+    if shutil.which("docker"):
+        r = subprocess.run(["docker", "ps", "-aq", "--filter",
+                            f"label={sweep.DOCKER_LABEL}={os.getpid()}"],
+                           capture_output=True, text=True)
+        found += [f"container {c}" for c in r.stdout.split()]
+    return found
+
+
+def _runs() -> list[tuple[dict, str]]:
+    return [(e, b) for e in CORPUS if "run_by" not in e for b in e.get("backends", ["local"])]
+
+
 def test_every_entry_is_complete():
     for e in CORPUS:
         assert {"name", "task", "candidate", "class", "stage", "rules"} <= set(e), e
         assert (HOSTILE / e["candidate"]).is_dir(), e["candidate"]
         assert (ROOT / "tasks" / e["task"]).is_dir(), e["task"]
+        assert set(e.get("backends", ["local"])) <= {"local", "docker"}, e
 
 
-@pytest.mark.parametrize("entry", CORPUS, ids=[e["name"] for e in CORPUS])
-def test_hostile_candidate_is_caught(entry, tmp_path):
-    res = evaluate(task_for(entry, tmp_path), HOSTILE / entry["candidate"])
+@pytest.mark.parametrize("entry,backend", _runs(),
+                         ids=[f"{e['name']}-{b}" for e, b in _runs()])
+def test_hostile_candidate_is_caught(entry, backend, tmp_path):
+    if backend == "docker" and subprocess.run(["docker", "info"], capture_output=True).returncode:
+        pytest.skip("no Docker engine (scripts/services.sh starts one)")
+    task = task_for(entry, tmp_path)
+    kwargs = {"only_cases": REPOSITORY_CASES} if entry["task"].startswith("repository/") else {}
+    if entry.get("timing", True) is False:
+        kwargs["timing"] = False
+    res = evaluate(task, HOSTILE / entry["candidate"], isolation=backend, **kwargs)
     failure = res["failure"]
     assert not res["strict_success"] and failure is not None, entry["class"]
     assert failure["stage"] == entry["stage"], failure
     assert failure["rule"] in entry["rules"], failure
+    if "reason_contains" in entry:
+        assert entry["reason_contains"] in failure["reason"], failure
     if "max_speedup" in entry:
         assert res["performance"]["speedup"] < entry["max_speedup"], res["performance"]
+    assert leftovers() == []

@@ -27,6 +27,7 @@ from frontier_measure.validate import validate
 
 TASK = Path(__file__).resolve().parents[1] / "tasks" / "repository" / "logstat"
 CANDIDATES = TASK / "tests" / "candidates"
+HOSTILE_DIR = Path(__file__).resolve().parent / "hostile"  # the hostile corpus
 # Enough cases to show each failure, few enough to keep the suite quick.
 QUICK = ["summary-malformed", "missing-file", "report-basic", "filter-class"]
 
@@ -145,7 +146,7 @@ def _hostile(task: Path, isolation: str, name: str, tmp: Path) -> dict:
     """Evaluate a hostile candidate; the evaluator's data must come out intact."""
     before = _digest(task / "tests"), _digest(task / "environment")
     cand = tmp / name
-    shutil.copytree(CANDIDATES / name, cand)
+    shutil.copytree(HOSTILE_DIR / name, cand)
     # The candidate is told exactly where the golden outputs are.
     (cand / "target.path").write_text(str(task / "tests" / "golden.json"))
     r = evaluate(task, cand, isolation=isolation, only_cases=QUICK[:2], timing=False)
@@ -240,7 +241,7 @@ def test_harbor_verifier_writes_a_flat_reward(tmp_path):
     logs.mkdir()
     (logs / "reward.json").write_text('{"reward": 1}')  # planted by an agent
     env = {**os.environ, "FM_CANDIDATE": str(CANDIDATES / "wrong_exit"), "FM_LOGS": str(logs),
-           "FM_BIN": str(Path(sys.executable).parent / "frontier-measure")}
+           "FM_PYTHON": sys.executable}
     subprocess.run(["bash", str(TASK / "tests" / "test.sh")], env=env, timeout=300, check=False)
     reward = json.loads((logs / "reward.json").read_text())
     assert reward["reward"] == 0 and 0 < reward["functional_pass_rate"] < 1

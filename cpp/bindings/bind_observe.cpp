@@ -20,6 +20,8 @@
 // have to compute the right output, which is all we ask.
 #include "pybind11.hpp"
 
+#include "fm/packed.hpp"
+
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -173,4 +175,16 @@ void bind_observe(py::module_& m) {
         py::arg("value"), py::arg("fallback"),
         "16-byte digest of a value: exact builtin types walked here, anything else "
         "given by fallback(value) -> bytes (its canonical form).");
+    m.def(
+        "packed_values",
+        [](const py::bytes& data, int64_t limit) {
+            char* buf = nullptr;
+            Py_ssize_t size = 0;
+            if (PyBytes_AsStringAndSize(data.ptr(), &buf, &size) != 0) throw py::error_already_set();
+            return fm::packed::count_values(reinterpret_cast<const uint8_t*>(buf),
+                                            static_cast<size_t>(size), limit);
+        },
+        py::arg("data"), py::arg("limit"),
+        "How many values the MessagePack bytes hold, nested ones included, counted "
+        "without decoding: limit + 1 once over limit, -1 if malformed or cut short.");
 }

@@ -6,6 +6,7 @@
 #include "fm/clock.hpp"
 #include "fm/counters.hpp"
 #include "fm/errors.hpp"
+#include "fm/packed.hpp"
 #include "fm/process.hpp"
 #include "fm/scheduler.hpp"
 #include "fm/timing.hpp"
@@ -254,3 +255,20 @@ TEST(clock_is_monotonic_and_fine) {
 }
 
 int main() { return check::run_all(); }
+
+TEST(packed_values_are_counted_without_decoding) {
+    // [1, {"a": []}, "xy"]: the array, 1, the map, "a", [], "xy".
+    const uint8_t v[] = {0x93, 0x01, 0x81, 0xa1, 'a', 0x90, 0xa2, 'x', 'y'};
+    CHECK(packed::count_values(v, sizeof v, 100) == 6);
+    CHECK(packed::count_values(v, sizeof v, 3) == 4);       // over the limit: stops there
+    CHECK(packed::count_values(v, sizeof v - 1, 100) == -1);  // cut short
+    const uint8_t unused[] = {0xc1};
+    CHECK(packed::count_values(unused, 1, 100) == -1);
+    // array32 announcing four billion values in six bytes is malformed, not counted.
+    const uint8_t huge[] = {0xdd, 0xff, 0xff, 0xff, 0xff, 0x90};
+    CHECK(packed::count_values(huge, sizeof huge, 1000) == -1);
+    // bin8 of 3 bytes, float64, ext8 of 2 bytes: three values, their payloads skipped.
+    const uint8_t mixed[] = {0x93, 0xc4, 3, 0xdd, 0xdd, 0xdd, 0xcb, 0, 0, 0, 0, 0, 0, 0, 0,
+                             0xc7, 2, 5, 0x90, 0x90};
+    CHECK(packed::count_values(mixed, sizeof mixed, 100) == 4);
+}

@@ -269,6 +269,10 @@ def eval_cmd(target: Path, candidate: Path | None, out: Path, reward: Path | Non
     tasks = find_tasks(target)
     if not tasks:
         raise click.ClickException(f"{target}: no task.toml found")
+    from .evaluate import sweep_leftovers
+
+    for line in sweep_leftovers():
+        click.echo(f"removed, left by a dead evaluator: {line}", err=True)
     if len(tasks) == 1:
         if reward and candidate and candidate.resolve() in reward.resolve().parents:
             raise click.UsageError(f"--reward {reward}: inside the candidate's files")

@@ -18,6 +18,7 @@ from typing import Any
 from . import golden, results
 from .diff import compare_items
 from .environment import environment
+from .isolation import sweep
 from .perf import COST_UNITS
 from .runners import SideFailure, load
 from .task import Task, TaskError
@@ -49,6 +50,7 @@ def evaluate(
     cases and `timing=False` stops after it; such a result is never a strict
     success (it says which stages were cut short)."""
     started = time.perf_counter()
+    swept = sweep_leftovers()
     task, runner = load(task_path)
     cand_dir = Path(candidate).resolve() if candidate else task.oracle_dir
     dest = None
@@ -61,6 +63,8 @@ def evaluate(
                        "digest": results.tree_digest(task.path)},
                       cand_dir, task.oracle_dir)
     res["candidate"]["digest"] = results.tree_digest(cand_dir)
+    if swept:
+        res["swept"] = swept
     try:
         _run(task, runner, cand_dir, res, progress, isolation, only_cases, timing)
     except Exception as exc:
@@ -78,6 +82,19 @@ def evaluate(
         if dest is not None:
             results.write_result(res, dest / "result.json")
     return res
+
+
+_SWEPT: list[str] | None = None
+
+
+def sweep_leftovers() -> list[str]:
+    """Remove what dead evaluators left (isolation/sweep.py), once per process;
+    the first result of this process lists what was removed."""
+    global _SWEPT
+    if _SWEPT is not None:
+        return []
+    _SWEPT = sweep.sweep()
+    return _SWEPT
 
 
 def _run(task: Task, runner: ModuleType, cand_dir: Path, res: dict[str, Any],

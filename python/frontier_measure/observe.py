@@ -68,6 +68,10 @@ class DecodeError(ValueError):
     """Bytes from a worker that are not a valid wire value."""
 
 
+class ReplyCapExceeded(DecodeError):
+    """A reply over the evaluator's cap on values (see `unpack_reply`)."""
+
+
 def _default(obj: Any) -> Any:
     if isinstance(obj, tuple):
         return msgpack.ExtType(_EXT_TUPLE, pack(list(obj)))
@@ -124,6 +128,32 @@ def _ext_hook(code: int, data: bytes) -> Any:
     if code == _EXT_BIGINT:
         return int(data.decode())
     raise DecodeError(f"unknown extension type {code}")
+
+
+def _no_ext(code: int, data: bytes) -> Any:
+    raise DecodeError(f"extension type {code} in a reply (replies are plain data)")
+
+
+def unpack_reply(data: bytes, max_values: int) -> Any:
+    """Decode a worker's reply: plain data only, and at most `max_values`
+    values, counted before anything is built (decoding builds one Python
+    object per value, so a small reply of nested empty lists would otherwise
+    cost the evaluator gigabytes)."""
+    from . import _core
+
+    n = _core.packed_values(data, max_values)
+    if n < 0:
+        raise DecodeError("malformed or cut-short data")
+    if n > max_values:
+        raise ReplyCapExceeded(f"the reply holds more than {max_values:,} values "
+                               "(the cap on what a side may return per reply)")
+    try:
+        return msgpack.unpackb(data, ext_hook=_no_ext, raw=False, strict_map_key=False,
+                               use_list=True)
+    except DecodeError:
+        raise
+    except Exception as exc:
+        raise DecodeError(f"undecodable data: {exc}") from None
 
 
 def pack(value: Any) -> bytes:

@@ -18,6 +18,7 @@ from typing import Any
 from .. import _core
 from .accounts import ACCOUNTS, SIDES, claim_accounts, ensure_account, is_root
 from .guards import guard_acquire, guard_release
+from .sweep import mark
 
 SAFE_PATH = "/usr/local/bin:/usr/bin:/bin"
 
@@ -148,6 +149,7 @@ class Backend(ABC):
     # -- areas
     def _make_areas(self, uids: Mapping[str, tuple[int, int]]) -> None:
         self._base = Path(tempfile.mkdtemp(prefix=f"fm-{self.name}-"))
+        mark(self._base)  # for the sweep, should this evaluator be killed
         # Others may pass through the base to reach their own area, not list it.
         os.chmod(self._base, 0o711)
         for side in SIDES:

@@ -15,6 +15,7 @@ from typing import Any
 from .. import _core
 from .accounts import SIDES
 from .base import SAFE_PATH, Backend, CommandResult, Policy
+from .sweep import DOCKER_LABEL
 
 DEFAULT_IMAGE = os.environ.get("FM_DOCKER_IMAGE", "frontier-measure/base:bookworm-1")
 # Where the in-container timing wrapper lives (bind-mounted read-only).
@@ -93,7 +94,9 @@ class DockerBackend(Backend):
                                             hard=p.file_size_mb << 20),
                         docker.types.Ulimit(name="nofile", soft=p.open_files, hard=p.open_files),
                     ],
-                    labels={"frontier-measure": "side", "frontier-measure.side": side},
+                    labels={"frontier-measure": "side", "frontier-measure.side": side,
+                            DOCKER_LABEL: str(os.getpid())},  # see sweep.py
+                    auto_remove=True,  # gone with its process, whoever stops it
                     working_dir=self.workdir,
                 )
                 self._paused[side] = False

@@ -49,7 +49,9 @@ def _with_guard_state(path: Path, change: Callable[[dict[str, Any]], None]) -> N
         except ValueError:
             state = {}
         holders = [int(p) for p in state.get("holders", []) if _alive(int(p))]
-        state = {"holders": holders, "mode": int(state.get("mode", -1))}
+        # The path, so a sweep after a crash can restore a mode no holder will.
+        state = {"holders": holders, "mode": int(state.get("mode", -1)),
+                 "path": str(path.resolve())}
         change(state)
         os.lseek(fd, 0, os.SEEK_SET)
         os.ftruncate(fd, 0)

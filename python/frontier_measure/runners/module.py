@@ -51,8 +51,8 @@ from .. import _core, perf
 from ..compliance import Finding
 from ..compliance import python as python_compliance
 from ..diff import Tolerance, differences
-from ..isolation import Policy, cgroups, ensure_account, guard_acquire, guard_release, is_root, sandbox
-from ..observe import DecodeError, pack, unpack
+from ..isolation import Policy, cgroups, ensure_account, guard_acquire, guard_release, is_root, sandbox, sweep
+from ..observe import DecodeError, ReplyCapExceeded, pack, unpack_reply
 from ..task import Task, TaskError, call_author, get, reference_dir
 from ..worker import VIOLATION_EXIT
 from . import Build, Case, InputTiming, Observation, Progress, SideFailure, TimingInput
@@ -60,7 +60,10 @@ from . import Build, Case, InputTiming, Observation, Progress, SideFailure, Timi
 SIDES = ("reference", "candidate")
 COSTS = ("wall", "cpu")
 _HEADER = struct.Struct(">I")
-MAX_REPLY = 256 << 20
+# Caps on what the evaluator reads from a side's worker per reply: bytes, and
+# values (each becomes a Python object here; see observe.unpack_reply).
+MAX_REPLY = 64 << 20
+MAX_REPLY_VALUES = 4_000_000
 MAX_TIMEOUTS = 3  # hung cases before the rest of a side's cases are given up
 CLOSE_LIMIT_S = 5.0  # a worker asked to exit that has not is killed
 # Accounts of the module/package workers. They are not the repository runner's
@@ -538,13 +541,17 @@ class WorkerProcess:
             (n,) = _HEADER.unpack(self._read_exact(4, deadline))
             if n > MAX_REPLY:
                 self.kill()
-                raise WorkerFailure(self.side, f"reply of {n} bytes exceeds the limit")
-            reply = unpack(self._read_exact(n, deadline))
+                raise WorkerFailure(self.side, f"a reply of {n:,} bytes exceeds the cap of "
+                                    f"{MAX_REPLY:,} bytes on what a side may return")
+            reply = unpack_reply(self._read_exact(n, deadline), MAX_REPLY_VALUES)
         except WorkerFailure as exc:
             if exc.reason == "timed out":
                 self.kill()
                 raise WorkerFailure(self.side, f"timed out after {timeout:g} s") from None
             raise
+        except ReplyCapExceeded as exc:
+            self.kill()
+            raise WorkerFailure(self.side, str(exc)) from None
         except DecodeError as exc:
             self.kill()
             raise WorkerFailure(self.side, f"broke the protocol: {exc}") from None
@@ -801,6 +808,7 @@ class ModuleSession:
         self.cgroups: dict[str, cgroups.Cgroup | None] = {s: None for s in SIDES}
         self._guarded: list[Path] = []
         self.base = Path(tempfile.mkdtemp(prefix="fm-py-"))
+        sweep.mark(self.base)  # for the sweep, should this evaluator be killed
         self.processes = 0
         self.workers: list[WorkerProcess] = []  # every worker started, for their reports
         why_no_sandbox = sandbox.unavailable_reason()

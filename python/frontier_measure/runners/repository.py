@@ -60,6 +60,22 @@ PROGRAM = "program"  # the side's built program, inside its area
 CASE_DIR = "case"  # the working directory of the current case, inside its area
 ITEM_KINDS = ("exit_code", "stdout", "stderr", "files")
 MAX_TIMEOUTS = 2  # after this many timed-out commands the rest of the cases are not run
+# The cap on entries of a case directory's snapshot (stdout and stderr are
+# capped by the backend's Policy.max_output): past it, a side fails, naming it.
+MAX_SNAPSHOT_ENTRIES = 100_000
+
+
+class OutputCapExceeded(Exception):
+    """A side's output over one of the evaluator's caps."""
+
+
+def _caps(r: CommandResult, max_output: int) -> str | None:
+    """Which stream of a command went over the cap on output, if any."""
+    for name, over in (("stdout", r.stdout_truncated), ("stderr", r.stderr_truncated)):
+        if over:
+            return (f"{name} exceeds the cap of {max_output:,} bytes per stream "
+                    "on what a side may write")
+    return None
 
 
 @dataclass
@@ -215,11 +231,15 @@ def _text(data: bytes) -> str:
     return data.decode("utf-8", "surrogateescape")
 
 
-def snapshot(root: Path) -> dict[str, str]:
-    """The state of a directory: relative path -> 'type mode size sha256'."""
+def snapshot(root: Path, cap: int = MAX_SNAPSHOT_ENTRIES) -> dict[str, str]:
+    """The state of a directory: relative path -> 'type mode size sha256'.
+    Raises OutputCapExceeded past `cap` entries."""
     out: dict[str, str] = {}
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames.sort()
+        if len(out) + len(dirnames) + len(filenames) > cap:
+            raise OutputCapExceeded(f"the case directory holds more than {cap:,} entries "
+                                    "(the cap on files a side may leave)")
         for name in sorted(dirnames + filenames):
             p = Path(dirpath) / name
             rel = str(p.relative_to(root))
@@ -276,10 +296,16 @@ class CommandSequenceSide(_core.Side):
             if not r.ok or r.leftover:
                 raise SideFailure(self.side, f"'{command}' {r.describe()} on a timed run: "
                                   + _text(r.stderr)[-300:])
+            over = _caps(r, self.session.backend.policy.max_output)
+            if over:
+                raise SideFailure(self.side, f"'{command}' on a timed run: {over}")
             wall += r.wall_ns
             cpu += r.cpu_ns
             digest = hashlib.sha256(r.stdout).digest() + hashlib.sha256(r.stderr).digest()
-            out_files = snapshot(b.area(self.side) / CASE_DIR)
+            try:
+                out_files = snapshot(b.area(self.side) / CASE_DIR)
+            except OutputCapExceeded as exc:
+                raise SideFailure(self.side, f"'{command}' on a timed run: {exc}") from None
             seen.append((_status(r), digest + json.dumps(out_files, sort_keys=True).encode()))
         return wall, cpu, seen
 
@@ -374,7 +400,14 @@ class RepositorySession:
                 obs.items[f"{key}/exit_code"] = _status(r)
                 obs.items[f"{key}/stdout"] = _text(r.stdout)
                 obs.items[f"{key}/stderr"] = _text(r.stderr)
-                obs.items[f"{key}/files"] = snapshot(self.backend.area(side) / CASE_DIR)
+                try:
+                    obs.items[f"{key}/files"] = snapshot(self.backend.area(side) / CASE_DIR)
+                except OutputCapExceeded as exc:
+                    obs.items[f"{key}/files"] = {"$over-cap": str(exc)}
+                    obs.problems.append(Problem(case.id, "output-cap", f"{key}: {exc}"))
+                over = _caps(r, self.backend.policy.max_output)
+                if over:
+                    obs.problems.append(Problem(case.id, "output-cap", f"{key}: {over}"))
                 if r.timed_out:
                     timeouts += 1
                     obs.problems.append(Problem(case.id, "timeout", f"{key}: '{command}' timed "
