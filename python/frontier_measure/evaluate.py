@@ -19,6 +19,7 @@ from . import golden, results
 from .diff import compare_items
 from .environment import environment
 from .isolation import sweep
+from .lock import measurement_lock
 from .perf import COST_UNITS
 from .runners import SideFailure, load
 from .task import Task, TaskError
@@ -170,7 +171,8 @@ def _run(task: Task, runner: ModuleType, cand_dir: Path, res: dict[str, Any],
         if not timing:
             res["performance"] = {"ran": False, "skipped": "timing was not asked for"}
             return
-        timings = session.time(inputs, progress)
+        with measurement_lock() as waited:
+            timings = session.time(inputs, progress)
         res["isolation"] = session.describe()
         if _violated(session, res):
             return
@@ -180,6 +182,7 @@ def _run(task: Task, runner: ModuleType, cand_dir: Path, res: dict[str, Any],
                           f"timing input '{broken.id}': {broken.error}")
     res["performance"], failure = results.performance(timings, task.threshold, task.cost,
                                                       COST_UNITS[task.cost])
+    res["performance"]["lock_wait_s"] = round(waited, 3)
     # A verdict on a subset of the cases is a quick check, not a strict success.
     res["strict_success"] = failure is None and only_cases is None
     res["failure"] = failure

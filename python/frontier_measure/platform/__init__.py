@@ -14,11 +14,10 @@
     prices.py         the price table (TOML, user-extensible) and token counting
     scripted_model.py a deterministic model server that plays scripted trajectories
     gate.py           the conjunctive verification gate (+ CodeBLEU as a diagnostic)
-    lock.py           the machine-wide measurement lock around timed evaluations
     refactorbench/    the RefactorBench importer and its AST-test runner
     metrics.py        PR_task, cost per success, McNemar's exact test, tables
     export.py         a whole run as ZIP and CSV
 
 Nothing here times code itself: performance tasks are judged by
-`frontier_measure.evaluate.evaluate`, under the measurement lock.
+`frontier_measure.evaluate.evaluate`, whose timing holds the measurement lock.
 """

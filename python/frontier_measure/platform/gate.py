@@ -27,7 +27,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .lock import measurement_lock
 from .tasks import PlatformTask
 
 AST_RUNNER = Path(__file__).resolve().parent / "refactorbench" / "run_ast_tests.py"
@@ -82,13 +81,12 @@ def _performance(task: PlatformTask, workspace: Path, out_dir: Path,
                  isolation: str | None) -> GateResult:
     from ..evaluate import evaluate
 
-    with measurement_lock() as waited:
-        try:
-            r = evaluate(task.path, workspace, out=out_dir, isolation=isolation)
-        except Exception as exc:  # the evaluation's own failure, not a verdict
-            return GateResult(False, [Check("evaluation", None, f"{type(exc).__name__}: {exc}")],
-                              error=f"the evaluation could not be completed: {exc}",
-                              lock_wait_s=waited)
+    # The evaluation holds the measurement lock while it times (evaluate.py).
+    try:
+        r = evaluate(task.path, workspace, out=out_dir, isolation=isolation)
+    except Exception as exc:  # the evaluation's own failure, not a verdict
+        return GateResult(False, [Check("evaluation", None, f"{type(exc).__name__}: {exc}")],
+                          error=f"the evaluation could not be completed: {exc}")
     failure = r.get("failure") or {}
     stage = failure.get("stage")
     reason = f"{failure.get('rule')}: {failure.get('reason')}" if failure else ""
@@ -112,7 +110,8 @@ def _performance(task: PlatformTask, workspace: Path, out_dir: Path,
         checks.append(Check("performance", None, "did not run"))
     passed = bool(r.get("strict_success"))
     checks.append(Check("strict-success", passed, reason or "all three stages passed"))
-    return GateResult(passed, checks, speedup=perf.get("speedup"), lock_wait_s=waited)
+    return GateResult(passed, checks, speedup=perf.get("speedup"),
+                      lock_wait_s=perf.get("lock_wait_s"))
 
 
 def _fmt(x: Any) -> str:

@@ -1,9 +1,10 @@
 """The machine-wide measurement lock.
 
-Agents may run side by side, but two timed evaluations on one machine would time
-each other: every evaluation the platform runs holds this lock (an fcntl lock on
-a well-known path, so it also holds across processes and runs), so verdicts are
-as clean as a single `frontier-measure eval`.
+Two timed evaluations on one machine would time each other: the performance
+stage of every evaluation (`evaluate`, so `frontier-measure eval`, the agent
+platform and anything embedding it alike) holds this lock, an fcntl lock on a
+well-known path, so it holds across processes and runs. Compliance and the
+functional stage run without it: they measure nothing.
 """
 
 from __future__ import annotations
