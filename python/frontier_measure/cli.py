@@ -185,6 +185,9 @@ def _task_errors(fn):
             raise click.ClickException(f"the evaluation could not be completed: {exc}") from None
         except UnsafeOutput as exc:
             raise click.ClickException(f"refusing the output directory: {exc}") from None
+        except OSError as exc:  # a task file the loader's own checks did not reach
+            raise click.ClickException(
+                f"{exc.filename or 'a task file'}: {exc.strerror or exc}") from None
 
     return wrapper
 

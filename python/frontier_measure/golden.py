@@ -30,8 +30,22 @@ def digest(reference: Path, held_out: Iterable[Path]) -> str:
     depend on (path and content), so a recording can be matched with what it
     was recorded from: a changed reference, harness, case file or fixture
     means the recording is stale."""
+    try:
+        return _digest(reference, held_out)
+    except OSError as exc:
+        raise TaskError(_task_root(reference), [
+            f"{exc.filename or reference}: unreadable ({exc.strerror or exc}); the recording's "
+            "digest reads every file of the reference and the held-out data"]) from None
+
+
+def _task_root(reference: Path) -> Path:
+    """The task directory of a reference (environment/workspace or tests/reference)."""
+    return Path(reference).parent.parent
+
+
+def _digest(reference: Path, held_out: Iterable[Path]) -> str:
     h = hashlib.sha256()
-    for dirpath, dirnames, filenames in os.walk(reference):
+    for dirpath, dirnames, filenames in os.walk(reference, onerror=_raise):
         dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
         for name in sorted(filenames):
             if name.endswith((".pyc", ".pyo")):
@@ -42,6 +56,10 @@ def digest(reference: Path, held_out: Iterable[Path]) -> str:
     for p in held_out:
         h.update(b"held-out\0" + p.name.encode() + b"\0" + p.read_bytes() + b"\0")
     return h.hexdigest()
+
+
+def _raise(exc: OSError) -> None:
+    raise exc
 
 
 def load(task: Task, expected_digest: str) -> dict[str, Any]:

@@ -24,8 +24,14 @@ those through the scale's runner.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
+import math
+import signal
+import threading
+import time
 import tomllib
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -78,6 +84,7 @@ class Task:
     checklist: dict[str, Any]  # tests/checklist.toml as read ({} when there is none)
     frontier: dict[str, Any]  # [metadata.frontier] as read
     toml: dict[str, Any]
+    cases_timeout_s: float = 60.0  # how long the author's code may run (cases(), make() ...)
     settings: Any = None  # the scale's own settings, set by its runner's configure()
     cache: dict[Any, Any] = field(default_factory=dict)  # the runner's, per loaded task
 
@@ -118,6 +125,7 @@ REQUIRED_FILES = (
     "tests/test.sh",
 )
 VERIFIER_FILES = ("task.toml", "tests/test.sh")
+CASES_TIMEOUT_S = 60.0
 
 
 def is_verifier_layout(root: Path) -> bool:
@@ -146,9 +154,66 @@ def get(table: dict[str, Any], key: str, kind: type | tuple[type, ...], where: s
         value = float(value)
     if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
         want = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
-        problems.append(f"{where}.{key}: expected {want}, got {type(value).__name__} {value!r}")
+        problems.append(f"{where}.{key}: expected {want}, got {type(value).__name__} "
+                        f"{_short(value)}")
+        return default
+    if isinstance(value, float) and not math.isfinite(value):
+        problems.append(f"{where}.{key}: must be a finite number, got {value!r}")
+        return default
+    if isinstance(value, str) and "\0" in value:
+        problems.append(f"{where}.{key}: contains a NUL character")
+        return default
+    if isinstance(value, list) and any(isinstance(x, str) and "\0" in x for x in value):
+        problems.append(f"{where}.{key}: an element contains a NUL character")
         return default
     return value
+
+
+def _short(value: Any, limit: int = 80) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def get_strings(table: dict[str, Any], key: str, where: str, problems: list[str],
+                default: list[str] | None = None) -> list[str]:
+    """table[key] checked to be a list of strings."""
+    value = get(table, key, list, where, problems)
+    if value is None:
+        return list(default or [])
+    if not all(isinstance(x, str) for x in value):
+        problems.append(f"{where}.{key}: must be a list of strings")
+        return list(default or [])
+    return list(value)
+
+
+# Harbor's own fields (its task configuration) that a task may set: their types.
+# The evaluator reads few of them, but `harbor export` and a Harbor trial do.
+HARBOR_FIELDS: dict[str, dict[str, tuple[type, str]]] = {
+    "task": {"name": (str, ""), "description": (str, ""), "authors": (list, ""),
+             "keywords": (list, "str")},
+    "verifier": {"timeout_sec": (float, ">0")},
+    "agent": {"timeout_sec": (float, ">0")},
+    "environment": {"build_timeout_sec": (float, ">0"), "cpus": (int, ">0"),
+                    "memory_mb": (int, ">0"), "storage_mb": (int, ">0"),
+                    "network_mode": (str, ""), "workdir": (str, ""), "docker_image": (str, "")},
+}
+
+
+def _check_harbor(doc: dict[str, Any], problems: list[str]) -> None:
+    if "version" in doc and not isinstance(doc["version"], str):
+        problems.append(f"task.toml version: expected str, got {type(doc['version']).__name__}")
+    for table, fields in HARBOR_FIELDS.items():
+        t = doc.get(table)
+        if not isinstance(t, dict):
+            continue
+        for key, (kind, rule) in fields.items():
+            v = get(t, key, kind, f"task.toml [{table}]", problems)
+            if v is None:
+                continue
+            if rule == ">0" and v <= 0:
+                problems.append(f"task.toml [{table}].{key}: must be positive")
+            if rule == "str" and not all(isinstance(x, str) for x in v):
+                problems.append(f"task.toml [{table}].{key}: must be a list of strings")
 
 
 def read_toml(path: Path, label: str, problems: list[str]) -> dict[str, Any]:
@@ -158,18 +223,42 @@ def read_toml(path: Path, label: str, problems: list[str]) -> dict[str, Any]:
         problems.append(f"{label}: missing")
     except tomllib.TOMLDecodeError as exc:
         problems.append(f"{label}: malformed TOML ({exc})")
-    except (OSError, UnicodeDecodeError) as exc:
-        problems.append(f"{label}: unreadable ({getattr(exc, 'strerror', None) or exc})")
+    except UnicodeDecodeError as exc:
+        problems.append(f"{label}: not UTF-8 text ({exc.reason} at byte {exc.start})")
+    except OSError as exc:
+        problems.append(f"{label}: unreadable ({exc.strerror or exc})")
+    except RecursionError:
+        problems.append(f"{label}: malformed TOML (nested too deeply)")
     return {}
 
 
 def load(path: str | Path) -> Task:
     """Load and check a task directory's common part; raise TaskError naming
     every problem."""
-    root = Path(path).resolve()
+    try:
+        root = Path(path).resolve()
+        if not root.is_dir():
+            raise TaskError(root, ["not a directory"])
+        return _load(root)
+    except OSError as exc:
+        # A directory the loader may not enter, a symlink loop ...: the path it
+        # could not read, never a traceback.
+        where = Path(exc.filename).resolve() if exc.filename else Path(path)
+        raise TaskError(Path(path), [f"{_rel(where, Path(path))}: unreadable "
+                                     f"({exc.strerror or exc})"]) from None
+    except RuntimeError as exc:  # Path.resolve() of a symlink loop
+        raise TaskError(Path(path), [f"unreadable ({exc})"]) from None
+
+
+def _rel(p: Path, root: Path) -> str:
+    try:
+        return str(p.relative_to(root.resolve())) or "."
+    except ValueError:
+        return str(p)
+
+
+def _load(root: Path) -> Task:
     problems: list[str] = []
-    if not root.is_dir():
-        raise TaskError(root, ["not a directory"])
     verifier = is_verifier_layout(root)
     for rel in VERIFIER_FILES if verifier else REQUIRED_FILES:
         if not (root / rel).is_file():
@@ -185,10 +274,16 @@ def load(path: str | Path) -> Task:
     for table in HARBOR_TABLES:
         if table in doc and not isinstance(doc[table], dict):
             problems.append(f"task.toml [{table}]: must be a table")
+    _check_harbor(doc, problems)
     tinfo: dict[str, Any] = doc["task"] if isinstance(doc.get("task"), dict) else {}
     if "task" not in doc:
         problems.append("task.toml [task]: missing table")
-    name = get(tinfo, "name", str, "task.toml [task]", problems, required=True) or root.name
+    given = tinfo.get("name")
+    name: str = given if isinstance(given, str) and given and "\0" not in given else root.name
+    if "task" in doc and "name" not in tinfo:
+        problems.append("task.toml [task]: missing field 'name'")
+    elif isinstance(tinfo.get("name"), str) and not tinfo["name"]:
+        problems.append("task.toml [task].name: empty")
     meta: dict[str, Any] = doc["metadata"] if isinstance(doc.get("metadata"), dict) else {}
     fr = meta.get("frontier")
     if not isinstance(fr, dict):
@@ -199,18 +294,23 @@ def load(path: str | Path) -> Task:
     if scale is not None and scale not in SCALES:
         problems.append(f"{where}.scale: unknown scale '{scale}' (choose from {', '.join(SCALES)})")
     entry = get(fr, "entry", str, where, problems, default="")
-    threshold = get(fr, "threshold", float, where, problems, required=True) or 1.0
-    if threshold <= 0:
+    threshold = get(fr, "threshold", float, where, problems, required=True)
+    if threshold is None:
+        threshold = 1.0
+    elif threshold <= 0:
         problems.append(f"{where}.threshold: must be positive")
     cost = get(fr, "cost", str, where, problems, default="cycles" if scale == "kernel" else "wall")
     if cost not in COSTS:
         problems.append(f"{where}.cost: unknown cost '{cost}' (choose from {', '.join(COSTS)})")
     reps = get(fr, "repetitions", int, where, problems, default=5)
-    if reps < 2:
+    if not isinstance(reps, int) or reps < 2:
         problems.append(f"{where}.repetitions: at least 2 recordings are needed")
     case_timeout = get(fr, "case_timeout_s", float, where, problems, default=30.0)
     if case_timeout <= 0:
         problems.append(f"{where}.case_timeout_s: must be positive")
+    cases_timeout = get(fr, "cases_timeout_s", float, where, problems, default=CASES_TIMEOUT_S)
+    if cases_timeout <= 0:
+        problems.append(f"{where}.cases_timeout_s: must be positive")
 
     timing = TimingSettings()
     tt = fr.get("timing", {})
@@ -240,6 +340,9 @@ def load(path: str | Path) -> Task:
         rel=get(tol_t, "float_rel", float, f"{where}.tolerance", problems, default=0.0),
         abs=get(tol_t, "float_abs", float, f"{where}.tolerance", problems, default=0.0),
     )
+    for key, v in (("float_rel", tolerance.rel), ("float_abs", tolerance.abs)):
+        if v < 0:
+            problems.append(f"{where}.tolerance.{key}: must not be negative")
 
     checklist: dict[str, Any] = {}
     behaviours: dict[str, str] = {}
@@ -249,14 +352,70 @@ def load(path: str | Path) -> Task:
         if not isinstance(beh, dict):
             problems.append("tests/checklist.toml [behaviours]: must be a table")
         else:
-            behaviours = {str(k): str(v) for k, v in beh.items()}
+            for k, v in beh.items():
+                if isinstance(v, str) and "\0" not in v:
+                    behaviours[k] = v
+                else:
+                    got = "a string with NUL" if isinstance(v, str) else type(v).__name__
+                    problems.append(f"tests/checklist.toml [behaviours].{k}: expected str "
+                                    f"(what the behaviour is), got {got}")
     if problems:
         raise TaskError(root, problems)
     return Task(
         path=root, name=name, scale=scale, entry=entry, threshold=threshold, cost=cost,
         repetitions=reps, case_timeout_s=case_timeout, timing=timing, tolerance=tolerance,
         behaviours=behaviours, checklist=checklist, frontier=fr, toml=doc,
+        cases_timeout_s=cases_timeout,
     )
+
+
+class _AuthorTimeout(Exception):
+    pass
+
+
+@contextlib.contextmanager
+def _time_limit(seconds: float) -> Iterator[None]:
+    """Raise _AuthorTimeout in the code run inside after `seconds` (the main
+    thread only: elsewhere no limit is set)."""
+    if threading.current_thread() is not threading.main_thread() or seconds <= 0:
+        yield
+        return
+
+    def expire(signum: int, frame: Any) -> None:
+        raise _AuthorTimeout()
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    # An alarm already set (pytest-timeout's) is put back afterwards, less the time spent.
+    started = time.monotonic()
+    outer, interval = signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+        if outer > 0:
+            left = max(outer - (time.monotonic() - started), 0.001)
+            signal.setitimer(signal.ITIMER_REAL, left, interval)
+
+
+def run_author(task: Task, rel: str, what: str, fn: Callable[..., Any], *args: Any) -> Any:
+    """fn(*args), author code: anything it raises (an exit, a recursion too
+    deep), or running past [metadata.frontier] cases_timeout_s, is a TaskError
+    naming `rel` and `what`."""
+    try:
+        with _time_limit(task.cases_timeout_s):
+            return fn(*args)
+    except _AuthorTimeout:
+        raise TaskError(task.path, [f"{rel}: {what or 'importing it'} did not finish within "
+                                    f"{task.cases_timeout_s:g} s "
+                                    "([metadata.frontier] cases_timeout_s)"]) from None
+    except TaskError:
+        raise
+    except (Exception, SystemExit) as exc:
+        text = str(exc)
+        text = text if len(text) <= 300 else text[:300] + "..."
+        raise TaskError(task.path, [f"{rel}: {what + ' ' if what else ''}raised "
+                                    f"{type(exc).__name__}: {text}"]) from None
 
 
 def load_module(task: Task, rel: str, functions: tuple[str, ...]) -> ModuleType:
@@ -273,10 +432,8 @@ def load_module(task: Task, rel: str, functions: tuple[str, ...]) -> ModuleType:
     if spec is None or spec.loader is None:
         raise TaskError(task.path, [f"{rel}: cannot be loaded"])
     mod = importlib.util.module_from_spec(spec)
-    try:
-        spec.loader.exec_module(mod)
-    except Exception as exc:
-        raise TaskError(task.path, [f"{rel}: raised {type(exc).__name__}: {exc}"]) from None
+    loader = spec.loader
+    run_author(task, rel, "", loader.exec_module, mod)
     missing = [f"{rel}: must define {fn}()" for fn in functions
                if not callable(getattr(mod, fn, None))]
     if missing:
@@ -288,13 +445,33 @@ def load_module(task: Task, rel: str, functions: tuple[str, ...]) -> ModuleType:
 def call_author(task: Task, rel: str, fn: str) -> list[Any]:
     """The list an author's function returns (cases(), timing_inputs() ...)."""
     mod = load_module(task, rel, (fn,))
-    try:
-        out = getattr(mod, fn)()
-    except Exception as exc:
-        raise TaskError(task.path, [f"{rel}: {fn}() raised {type(exc).__name__}: {exc}"]) from None
+    out = run_author(task, rel, f"{fn}()", getattr(mod, fn))
     if not isinstance(out, (list, tuple)):
         raise TaskError(task.path, [f"{rel}: {fn}() must return a list, got {type(out).__name__}"])
     return list(out)
+
+
+def check_covers(raw: Any, where: str, problems: list[str]) -> list[str]:
+    """A case's 'covers': a behaviour's name or a list of them."""
+    if raw is None:
+        return []
+    if isinstance(raw, str):
+        return [raw]
+    if isinstance(raw, (list, tuple)) and all(isinstance(x, str) for x in raw):
+        return list(raw)
+    problems.append(f"{where}.covers: must be a behaviour's name or a list of them, "
+                    f"got {_short(raw)}")
+    return []
+
+
+def check_size(raw: Any, where: str, problems: list[str]) -> int | None:
+    """A timing input's 'size': a non-negative integer, or absent."""
+    if raw is None:
+        return None
+    if isinstance(raw, bool) or not isinstance(raw, int) or raw < 0:
+        problems.append(f"{where}.size: must be a non-negative integer, got {_short(raw)}")
+        return None
+    return raw
 
 
 def find_tasks(path: str | Path) -> list[Path]:

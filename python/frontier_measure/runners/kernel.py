@@ -48,7 +48,7 @@ from typing import Any
 from .. import sim
 from ..compliance import Finding
 from ..compliance.c import CRules, inspect_object, inspect_sources
-from ..task import Task, TaskError, call_author, get
+from ..task import Task, TaskError, call_author, check_covers, check_size, get, get_strings
 from . import Build, Case, InputTiming, Observation, Progress, SideFailure, TimingInput
 
 SIDES = ("reference", "candidate")
@@ -112,14 +112,14 @@ def configure(task: Task) -> None:
         comp = {}
     defaults = CRules()
     settings.rules = CRules(
-        allowed_headers=get(comp, "allowed_headers", list, cw, problems,
+        allowed_headers=get_strings(comp, "allowed_headers", cw, problems,
                             default=defaults.allowed_headers),
-        prohibited_calls=get(comp, "prohibited_calls", list, cw, problems, default=[]),
+        prohibited_calls=get_strings(comp, "prohibited_calls", cw, problems),
         allow_inline_asm=get(comp, "allow_inline_asm", bool, cw, problems, default=False),
-        allowed_symbols=get(comp, "allowed_symbols", list, cw, problems,
+        allowed_symbols=get_strings(comp, "allowed_symbols", cw, problems,
                             default=defaults.allowed_symbols),
-        required_symbols=get(comp, "required_symbols", list, cw, problems,
-                             default=[task.entry]),
+        required_symbols=get_strings(comp, "required_symbols", cw, problems,
+                            default=[task.entry]),
     )
     for rel in (settings.harness, settings.inputs,
                 *(f"tests/{h}" for h in settings.headers)):
@@ -135,28 +135,36 @@ def configure(task: Task) -> None:
 
 
 def _stdin_list(task: Task, fn: str) -> list[dict[str, Any]]:
+    """The author's list, each entry checked: a unique string 'id', bytes
+    'stdin', and 'covers' (cases) or 'size' (timing inputs) of the right type."""
     out = []
+    problems: list[str] = []
+    seen: set[str] = set()
     rel = task.settings.inputs
     for i, raw in enumerate(call_author(task, rel, fn)):
+        where = f"{rel} {fn}()[{i}]"
         if not isinstance(raw, dict) or not isinstance(raw.get("id"), str) \
                 or not isinstance(raw.get("stdin"), (bytes, bytearray)):
-            raise TaskError(task.path, [f"{rel} {fn}()[{i}]: needs a string 'id' and bytes "
-                                        "'stdin'"])
-        out.append(raw)
+            problems.append(f"{where}: needs a string 'id' and bytes 'stdin'")
+            continue
+        if not raw["id"] or "/" in raw["id"] or raw["id"] in seen:
+            problems.append(f"{where}.id: '{raw['id']}' is empty, duplicated or contains '/'")
+        seen.add(raw["id"])
+        entry = dict(raw)
+        entry["covers"] = check_covers(raw.get("covers"), where, problems)
+        entry["size"] = check_size(raw.get("size"), where, problems)
+        out.append(entry)
+    if problems:
+        raise TaskError(task.path, problems)
     return out
 
 
 def cases(task: Task) -> list[Case]:
-    return [Case(c["id"], bytes(c["stdin"]), _covers(c.get("covers")))
-            for c in _stdin_list(task, "cases")]
-
-
-def _covers(raw: Any) -> list[str]:
-    return [raw] if isinstance(raw, str) else list(raw or [])
+    return [Case(c["id"], bytes(c["stdin"]), c["covers"]) for c in _stdin_list(task, "cases")]
 
 
 def timing_inputs(task: Task) -> list[TimingInput]:
-    return [TimingInput(t["id"], bytes(t["stdin"]), t.get("size"))
+    return [TimingInput(t["id"], bytes(t["stdin"]), t["size"])
             for t in _stdin_list(task, "timing_inputs")]
 
 

@@ -53,7 +53,7 @@ from ..compliance import python as python_compliance
 from ..diff import Tolerance, differences
 from ..isolation import Policy, cgroups, ensure_account, guard_acquire, guard_release, is_root, sandbox, sweep
 from ..observe import DecodeError, ReplyCapExceeded, pack, unpack_reply
-from ..task import Task, TaskError, call_author, get, reference_dir
+from ..task import Task, TaskError, call_author, check_covers, check_size, get, reference_dir, run_author
 from ..worker import VIOLATION_EXIT
 from . import Build, Case, InputTiming, Observation, Progress, SideFailure, TimingInput
 
@@ -194,8 +194,13 @@ def cases(task: Task) -> list[Case]:
         except ValueError as exc:
             problems.append(f"{where} ('{cid}'): {exc}")
             continue
-        covers = raw.get("covers", [])
-        out.append(Case(cid, ops, [covers] if isinstance(covers, str) else list(covers)))
+        covers = check_covers(raw.get("covers"), where, problems)
+        try:
+            pack(ops)
+        except Exception as exc:
+            problems.append(f"{where} ('{cid}'): not plain data ({exc})")
+            continue
+        out.append(Case(cid, ops, covers))
     if problems:
         raise TaskError(task.path, problems)
     task.cache["cases"] = out
@@ -205,18 +210,23 @@ def cases(task: Task) -> list[Case]:
 def timing_inputs(task: Task) -> list[TimingInput]:
     problems: list[str] = []
     out: list[TimingInput] = []
+    seen: set[str] = set()
     for i, raw in enumerate(call_author(task, CASES_FILE, "timing_inputs")):
         where = f"{CASES_FILE} timing_inputs()[{i}]"
         if not isinstance(raw, dict) or not isinstance(raw.get("id"), str) \
                 or not callable(raw.get("make")):
             problems.append(f"{where}: needs a string 'id' and a callable 'make(seed)'")
             continue
+        if raw["id"] in seen or not raw["id"]:
+            problems.append(f"{where}.id: '{raw['id']}' is empty or duplicated")
+        seen.add(raw["id"])
+        size = check_size(raw.get("size"), where, problems)
         make = raw["make"]
 
         def made(seed: int, _make: Any = make) -> list[dict[str, Any]]:
             return normalise_ops(_make(seed))
 
-        out.append(TimingInput(raw["id"], made, raw.get("size")))
+        out.append(TimingInput(raw["id"], made, size))
     if problems:
         raise TaskError(task.path, problems)
     return out
@@ -247,11 +257,14 @@ def item_rule(item_id: str, expected: Any, diff: list[str]) -> str:
 def validate(task: Task) -> list[str]:
     problems = []
     for t in timing_inputs(task):
+        what = f"timing input '{t.id}': make(0)"
         try:
-            t.payload(0)
+            ops = run_author(task, CASES_FILE, what, t.payload, 0)
+            pack(ops)
+        except TaskError as exc:
+            problems.extend(exc.problems)
         except Exception as exc:
-            problems.append(f"{CASES_FILE} timing input '{t.id}': make(0) raised "
-                            f"{type(exc).__name__}: {exc}")
+            problems.append(f"{CASES_FILE} {what}: not plain data ({exc})")
     return problems
 
 

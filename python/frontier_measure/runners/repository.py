@@ -51,7 +51,7 @@ from typing import Any
 from .. import _core, perf
 from ..compliance import Finding
 from ..isolation import Backend, CommandResult, Policy, open_backend
-from ..task import Task, TaskError, get, read_toml
+from ..task import Task, TaskError, check_covers, check_size, get, read_toml
 from . import Build, Case, InputTiming, Observation, Problem, Progress, SideFailure, TimingInput
 
 SIDES = ("reference", "candidate")
@@ -151,32 +151,50 @@ def cases(task: Task) -> list[Case]:
         if not isinstance(cid, str) or not cid or "/" in cid or cid in seen:
             problems.append(f"{where}.id: missing, empty, duplicated or contains '/'")
             continue
-        if not isinstance(cmds, list) or not cmds or not all(isinstance(c, str) for c in cmds):
-            problems.append(f"{where}.commands: a non-empty list of strings")
+        if not _strings(cmds) or not cmds:
+            problems.append(f"{where}.commands: a non-empty list of strings (without NUL)")
             continue
         seen.add(cid)
-        out.append(Case(cid, RepoCase(list(cmds), str(raw.get("stdin", ""))),
-                        _covers(raw.get("covers"))))
+        stdin = raw.get("stdin", "")
+        if not isinstance(stdin, str):
+            problems.append(f"{where}.stdin: expected str, got {type(stdin).__name__}")
+            stdin = ""
+        out.append(Case(cid, RepoCase(list(cmds), stdin),
+                        check_covers(raw.get("covers"), where, problems)))
     if problems:
         raise TaskError(task.path, problems)
     return out
 
 
-def _covers(raw: Any) -> list[str]:
-    return [raw] if isinstance(raw, str) else list(raw or [])
+def _strings(raw: Any) -> bool:
+    return isinstance(raw, list) and all(isinstance(c, str) and "\0" not in c for c in raw)
 
 
 def timing_inputs(task: Task) -> list[TimingInput]:
     s: Settings = task.settings
     out = []
-    for i, raw in enumerate(s.doc.get("timing", [])):
+    problems: list[str] = []
+    seen: set[str] = set()
+    raw_inputs = s.doc.get("timing", [])
+    if not isinstance(raw_inputs, list):
+        raise TaskError(task.path, [f"{s.cases_file}: [[timing]] must be an array of tables"])
+    for i, raw in enumerate(raw_inputs):
+        where = f"{s.cases_file} timing[{i}]"
         if not isinstance(raw, dict) or not isinstance(raw.get("id"), str) \
-                or not isinstance(raw.get("commands"), list) or not raw["commands"]:
-            raise TaskError(task.path, [f"{s.cases_file} timing[{i}]: needs 'id' and a "
-                                        "non-empty list of 'commands'"])
-        out.append(TimingInput(raw["id"], RepoTiming(list(raw["commands"]),
-                                                     list(raw.get("setup", []))),
-                               raw.get("size")))
+                or not _strings(raw.get("commands")) or not raw["commands"]:
+            problems.append(f"{where}: needs 'id' and a non-empty list of 'commands' (strings)")
+            continue
+        if not raw["id"] or raw["id"] in seen:
+            problems.append(f"{where}.id: '{raw['id']}' is empty or duplicated")
+        seen.add(raw["id"])
+        setup = raw.get("setup", [])
+        if not _strings(setup):
+            problems.append(f"{where}.setup: must be a list of strings")
+            setup = []
+        size = check_size(raw.get("size"), where, problems)
+        out.append(TimingInput(raw["id"], RepoTiming(list(raw["commands"]), list(setup)), size))
+    if problems:
+        raise TaskError(task.path, problems)
     return out
 
 
