@@ -31,6 +31,8 @@ def main() -> int:
     ap.add_argument("--json", type=Path, help="write every query's scores here")
     ap.add_argument("--depth", type=int, default=100, help="ranks looked at for MRR")
     ap.add_argument("--no-cache", action="store_true", help="parse every file (cold builds)")
+    ap.add_argument("--naive-size", type=int, default=200, help="tokens per naive window")
+    ap.add_argument("--naive-overlap", type=int, default=50, help="tokens shared by windows")
     args = ap.parse_args()
     snap = rb.default_snapshot()
     if snap is None:
@@ -41,7 +43,9 @@ def main() -> int:
     tasks = benchmark.refactorbench_tasks(src, args.select)
     print(f"{len(tasks)} tasks, {len({t.repo for t in tasks})} repositories", flush=True)
     cache = None if args.no_cache else ChunkCache()
-    res = benchmark.run(tasks, depth=args.depth, cache=cache, log=True)
+    res = benchmark.run(tasks, depth=args.depth, cache=cache, log=True,
+                        options={"naive": {"size": args.naive_size,
+                                           "overlap": args.naive_overlap}})
     print("\nRetrieval (mean over tasks; def R@k over the tasks with relevant definitions, "
           "in parentheses):\n")
     print(benchmark.markdown(res))

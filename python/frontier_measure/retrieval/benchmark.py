@@ -111,7 +111,10 @@ def refactorbench_tasks(src: Path, select: Sequence[str] | None = None) -> list[
 
 def run(tasks: Sequence[BenchTask], chunkers: Sequence[str] = ("ast", "naive"),
         modes: Sequence[str] = MODES, ks: Sequence[int] = KS, depth: int = 100,
-        cache: ChunkCache | None = None, log: bool = False) -> Results:
+        cache: ChunkCache | None = None, log: bool = False,
+        options: dict[str, dict[str, int]] | None = None) -> Results:
+    """Every task's queries against each chunker's index (`options`: a chunker's
+    parameters, e.g. {"naive": {"size": 100, "overlap": 25}})."""
     res = Results(ks=tuple(ks))
     by_repo: dict[str, list[BenchTask]] = {}
     for t in tasks:
@@ -119,7 +122,8 @@ def run(tasks: Sequence[BenchTask], chunkers: Sequence[str] = ("ast", "naive"),
     for repo, repo_tasks in sorted(by_repo.items()):
         rels = {t.id: relevant_set(t.test, t.checkout) for t in repo_tasks}
         for name in chunkers:
-            index = CodeIndex(repo_tasks[0].checkout, make_chunker(name), cache=cache)
+            index = CodeIndex(repo_tasks[0].checkout,
+                              make_chunker(name, **(options or {}).get(name, {})), cache=cache)
             stats = index.refresh()
             sizes = [len(ids) for e in index.entries.values() for ids in e.ids]
             res.builds.append(Build(repo, name, stats, statistics.fmean(sizes) if sizes else 0.0))
