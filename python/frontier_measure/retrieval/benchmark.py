@@ -25,6 +25,7 @@ import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from .cache import ChunkCache
 from .index import BuildStats, CodeIndex, Hit, make_chunker
@@ -112,9 +113,12 @@ def refactorbench_tasks(src: Path, select: Sequence[str] | None = None) -> list[
 def run(tasks: Sequence[BenchTask], chunkers: Sequence[str] = ("ast", "naive"),
         modes: Sequence[str] = MODES, ks: Sequence[int] = KS, depth: int = 100,
         cache: ChunkCache | None = None, log: bool = False,
-        options: dict[str, dict[str, int]] | None = None) -> Results:
+        options: dict[str, dict[str, int]] | None = None, embedder: Any = None,
+        rerank_depth: int = 50) -> Results:
     """Every task's queries against each chunker's index (`options`: a chunker's
-    parameters, e.g. {"naive": {"size": 100, "overlap": 25}})."""
+    parameters, e.g. {"naive": {"size": 100, "overlap": 25}}). With an embedder
+    (embed.py), BM25's best `rerank_depth` chunks are re-ranked by it and each
+    query is scored twice: as `<chunker>` and as `<chunker>+minilm`."""
     res = Results(ks=tuple(ks))
     by_repo: dict[str, list[BenchTask]] = {}
     for t in tasks:
@@ -141,6 +145,14 @@ def run(tasks: Sequence[BenchTask], chunkers: Sequence[str] = ("ast", "naive"),
                     hits = index.search(t.statements[mode], depth)
                     fr, dr, rr = score(hits, rel, ks)
                     res.queries.append(Query(t.id, mode, name, fr, dr, rr))
+                    if embedder is not None:
+                        from .embed import rerank
+
+                        top = hits[:rerank_depth]
+                        again = rerank(embedder, t.statements[mode], top,
+                                       [index.text(h.chunk) for h in top]) + hits[rerank_depth:]
+                        fr, dr, rr = score(again, rel, ks)
+                        res.queries.append(Query(t.id, mode, f"{name}+minilm", fr, dr, rr))
     return res
 
 
