@@ -63,7 +63,7 @@ class Embedder:
         """Unit vectors, one per text (from the cache where it has them)."""
         keys = [f"{MODEL}:{self.max_tokens}:" + hashlib.sha256(t.encode()).hexdigest()
                 for t in texts]
-        have = {}
+        have: dict[str, bytes] = {}
         for i in range(0, len(keys), 500):
             part = keys[i:i + 500]
             have.update(self.db.execute(
