@@ -24,6 +24,8 @@ from typing import Any
 
 from aiohttp import web
 
+from . import loopback
+
 Delegate = Callable[[str], Awaitable[str]]
 
 
@@ -60,13 +62,7 @@ class ControlServer:
         app = web.Application(client_max_size=16 << 20)
         app.router.add_post("/n/{token}/telemetry", self._telemetry)
         app.router.add_post("/n/{token}/delegate", self._delegate)
-        self._runner = web.AppRunner(app, access_log=None)
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, self.host, self.port)
-        await site.start()
-        server = getattr(site, "_server", None)
-        if server is not None and server.sockets:
-            self.port = server.sockets[0].getsockname()[1]
+        self._runner, self.port = await loopback.serve(app, self.host, self.port)
 
     async def stop(self) -> None:
         if self._runner is not None:

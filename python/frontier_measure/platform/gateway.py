@@ -33,6 +33,7 @@ from typing import Any
 import aiohttp
 from aiohttp import web
 
+from . import loopback
 from .db import now
 from .prices import PriceTable, count_tokens
 
@@ -197,13 +198,7 @@ class Gateway:
     async def start(self) -> None:
         app = web.Application(client_max_size=256 << 20)
         app.router.add_route("*", "/t/{token}/{tail:.*}", self._proxy)
-        self._runner = web.AppRunner(app, access_log=None)
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, self.host, self.port)
-        await site.start()
-        server = getattr(site, "_server", None)
-        if server is not None and server.sockets:
-            self.port = server.sockets[0].getsockname()[1]
+        self._runner, self.port = await loopback.serve(app, self.host, self.port)
         self._session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=900))
 
     async def stop(self) -> None:

@@ -21,6 +21,7 @@ import os
 import subprocess
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -134,19 +135,24 @@ class LanguageServer:
     def _request(self, method: str, params: Any, timeout: float) -> Any:
         rid = next(self._ids)
         self._send({"id": rid, "method": method, "params": params})
-        deadline = time.monotonic() + timeout
-        with self._cond:
-            while rid not in self._responses:
-                left = deadline - time.monotonic()
-                if self._closed or left <= 0:
-                    raise LspError(f"{self.argv[0]}: no answer to {method} "
-                                   f"({'it exited' if self._closed else f'{timeout:g} s'})"
-                                   f"{self._stderr_note()}")
-                self._cond.wait(left)
-            msg = self._responses.pop(rid)
+        msg = self._wait(lambda: self._responses.pop(rid, None), timeout, f"no answer to {method}")
         if "error" in msg:
             raise LspError(f"{self.argv[0]}: {method}: {msg['error'].get('message')}")
         return msg.get("result")
+
+    def _wait(self, ready: Callable[[], Any], timeout: float, what: str) -> Any:
+        """What `ready()` returns once it is not None (checked under the lock each time
+        the reader thread has handled a message); LspError at the timeout or the exit."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while (value := ready()) is None:
+                left = deadline - time.monotonic()
+                if self._closed or left <= 0:
+                    raise LspError(f"{self.argv[0]}: {what} "
+                                   f"({'it exited' if self._closed else f'{timeout:g} s'})"
+                                   f"{self._stderr_note()}")
+                self._cond.wait(left)
+            return value
 
     def _notify(self, method: str, params: Any) -> None:
         self._send({"method": method, "params": params})
@@ -199,18 +205,12 @@ class LanguageServer:
         else:
             self._notify("textDocument/didChange", {
                 "textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": text}]})
-        deadline = time.monotonic() + timeout
-        with self._cond:
-            while True:
-                seq, ver, diags = self._published.get(uri, (0, None, []))
-                if seq > seen and (ver is None or ver == version):
-                    return diags
-                left = deadline - time.monotonic()
-                if self._closed or left <= 0:
-                    raise LspError(f"{self.argv[0]}: no diagnostics for {rel} "
-                                   f"({'it exited' if self._closed else f'{timeout:g} s'})"
-                                   f"{self._stderr_note()}")
-                self._cond.wait(left)
+
+        def published() -> list[dict[str, Any]] | None:
+            seq, ver, diags = self._published.get(uri, (0, None, []))
+            return diags if seq > seen and (ver is None or ver == version) else None
+
+        return self._wait(published, timeout, f"no diagnostics for {rel}")
 
     def close(self, timeout: float = 10) -> None:
         if self.proc is None:

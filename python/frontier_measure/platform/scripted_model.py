@@ -55,6 +55,8 @@ from typing import Any
 
 from aiohttp import web
 
+from . import loopback
+
 SUBMIT = "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT"
 
 
@@ -341,13 +343,7 @@ class ScriptedModelServer:
 
     async def serve(self) -> None:
         """Start serving on the running loop (port 0: any free port, then set)."""
-        self._runner = web.AppRunner(self.app(), access_log=None)
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, self.host, self.port)
-        await site.start()
-        server = getattr(site, "_server", None)
-        if server is not None and server.sockets:
-            self.port = server.sockets[0].getsockname()[1]
+        self._runner, self.port = await loopback.serve(self.app(), self.host, self.port)
 
     async def aclose(self) -> None:
         if self._runner is not None:
