@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import collections
 import os
+import shutil
 import threading
 import time
 from pathlib import Path
@@ -59,6 +60,16 @@ def scan(root: Path, suffixes: tuple[str, ...] = (".py", ".pyi")) -> dict[str, t
     return out
 
 
+def _installed(argv: list[str]) -> list[str]:
+    """The server's command, found on PATH or else in .agents/bin (scripts/agents.sh)."""
+    from .agents.command import tools_dir
+
+    found = shutil.which(argv[0])
+    if found is None and tools_dir() is not None:
+        found = shutil.which(argv[0], path=str(tools_dir()))
+    return [found or argv[0], *argv[1:]]
+
+
 def _key(d: dict[str, Any]) -> tuple[str, str]:
     return str(d.get("code") or d.get("rule") or ""), str(d.get("message", ""))
 
@@ -70,8 +81,9 @@ class EditFeedback:
         self.pristine = pristine
         self.name = server
         default_argv, settings = SERVERS[server]
-        self.lsp = LanguageServer(argv or default_argv, self.root, settings)
-        self.base_lsp = LanguageServer(argv or default_argv, pristine, settings) \
+        argv = argv or _installed(default_argv)
+        self.lsp = LanguageServer(argv, self.root, settings)
+        self.base_lsp = LanguageServer(argv, pristine, settings) \
             if pristine is not None and pristine.is_dir() else None
         self._base_started = False
         self.reporter = reporter or Reporter("lsp")
