@@ -404,3 +404,48 @@ def test_regime_tables() -> None:
     _, rt = metrics.regime_table(attempts)
     s2 = next(r for r in rt if r[0].endswith("/ S2"))
     assert s2[1:6] == ["6", "83.3%", "2.0000", "2.4000", "3.0"] and s2[-1] == "-"
+
+
+# ---------------------------------------------------------------- agents and their tools
+
+
+def test_templates_take_a_regime_s_tools_or_refuse_it(tmp_path: Path) -> None:
+    from frontier_measure.platform.agents import AttemptContext
+    from frontier_measure.platform.agents.command import CommandAgent
+    from frontier_measure.platform.tasks import load
+
+    task = load(ROOT / "tasks" / "module" / "dedupe")
+    tools = regimes.tools(regimes.Regime("S2-lsp", "S2", lsp="pyright"), tmp_path, None, "u", [])
+
+    def ctx(d: str, t: dict | None) -> AttemptContext:
+        (tmp_path / d).mkdir()
+        return AttemptContext(task=task, instruction="x", workspace=tmp_path, container=None,
+                              directory=tmp_path / d, timeout_s=5, tools=t)
+
+    mini = CommandAgent.from_table("mini", {"template": "mini-swe-agent"}, tmp_path)
+    assert mini.tools == "layer" and mini.write_tools(ctx("a", tools), tmp_path / "a") is None
+    written = json.loads((tmp_path / "a" / "fm-tools.json").read_text())
+    assert written["after_action"]["server"] == "lsp" and written["regime"] == "S2-lsp"
+    assert list(json.loads((tmp_path / "a" / "mcp.json").read_text())["mcpServers"]) == ["index"]
+    claude = CommandAgent.from_table("cc", {"template": "claude-code"}, tmp_path)
+    assert "after each edit needs the platform's tool layer" in \
+        str(claude.write_tools(ctx("c", tools), tmp_path / "c"))
+    no_lsp = regimes.tools(regimes.Regime("S3", "S3"), tmp_path, None, "u", [])
+    assert claude.write_tools(ctx("d", no_lsp), tmp_path / "d") is None
+    assert "${mcp_config}" in claude.command
+    aider = CommandAgent.from_table("aider", {"template": "aider"}, tmp_path)
+    assert "cannot run regime S3" in str(aider.write_tools(ctx("e", no_lsp), tmp_path / "e"))
+    assert aider.write_tools(ctx("f", None), tmp_path / "f") is None  # S1: nothing to give
+
+
+def test_last_message_of_a_node_from_the_transcript(tmp_path: Path) -> None:
+    from frontier_measure.platform.tree import last_message
+
+    t = tmp_path / "transcript.jsonl"
+    t.write_text("\n".join(json.dumps(r) for r in (
+        {"node": 1, "response": {"choices": [{"message": {"content": "parent"}}]}},
+        {"node": 2, "response": {"choices": [{"message": {"content": "first"}}]}},
+        {"node": 2, "response": {"content": [{"type": "text", "text": "child done"}]}},
+        {"node": 2, "response": "not json"})) + "\n")
+    assert last_message(t, 2) == "child done"
+    assert last_message(t, 1) == "parent" and last_message(t, 3) == ""
