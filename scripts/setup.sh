@@ -16,6 +16,12 @@ debian_packages=(
   make gcc                                         # repository scale: bundled task builds
 )
 
+# Node.js and npm for pyright (the language server of LSP regimes, scripts/agents.sh);
+# a Node.js already on the machine is kept.
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+  debian_packages+=(nodejs npm)
+fi
+
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   missing=()
   for p in "${debian_packages[@]}"; do
@@ -41,6 +47,7 @@ echo "setup: building and installing frontier-measure into .venv"
 # and wheel builds (frontier-measure harbor export) work without build isolation.
 .venv/bin/pip install -q "scikit-build-core>=0.10" "pybind11>=2.13"
 .venv/bin/pip install -q -e '.[test,bench,kernel,docker,report,dev,platform,harbor]'
-# The CLI agents the platform's tests run (mini-swe-agent), in venvs of their own.
+# The CLI agents and tools the platform's tests run (mini-swe-agent with the MCP SDK,
+# pyright), in places of their own under .agents/.
 bash scripts/agents.sh
 echo "setup: done (activate with: source .venv/bin/activate)"

@@ -247,13 +247,13 @@ def test_mcnemar_exact() -> None:
 
 def test_spec_names_every_problem(tmp_path: Path) -> None:
     f = tmp_path / "bad.toml"
-    f.write_text('[run]\nisolation = "vm"\nprompt_modes = ["terse"]\nregimes = ["S2"]\n'
+    f.write_text('[run]\nisolation = "vm"\nprompt_modes = ["terse"]\nregimes = ["S4"]\n'
                  '[models.m]\nendpoint = "nowhere"\n[extra]\n')
     with pytest.raises(spec.SpecError) as e:
         spec.load(f)
     text = "\n".join(e.value.problems)
     for needle in ("[extra]: unknown table", "[run].isolation", "unknown mode 'terse'",
-                   "'S2' is not available yet", "[tasks]: no tasks", "no [endpoints.nowhere]",
+                   "unknown regime 'S4'", "[tasks]: no tasks", "no [endpoints.nowhere]",
                    "[agents]: no agents"):
         assert needle in text
     ci = spec.load(ROOT / "examples" / "agents" / "ci.toml")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -534,3 +535,121 @@ def scripted_model(scripts: Path, port: int) -> None:
                 time.sleep(3600)
         except KeyboardInterrupt:
             pass
+
+
+# ----------------------------------------------------------------- regimes: tools
+
+
+@main.group()
+def index() -> None:
+    """A code index of a source tree: AST-aware or naive chunks, BM25 (regime S2)."""
+
+
+_chunker = click.option("--chunker", type=click.Choice(["ast", "naive"]), default="ast",
+                        show_default=True, help="Whole definitions, or fixed token windows.")
+_no_cache = click.option("--no-cache", is_flag=True,
+                         help="Parse every file (no chunk cache under $FM_CACHE/index).")
+
+
+def _code_index(root: Path, chunker: str, no_cache: bool) -> Any:
+    from .retrieval.cache import ChunkCache
+    from .retrieval.index import CodeIndex, make_chunker
+
+    return CodeIndex(root, make_chunker(chunker), cache=None if no_cache else ChunkCache())
+
+
+@index.command(name="build")
+@click.argument("root", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@_chunker
+@_no_cache
+def index_build(root: Path, chunker: str, no_cache: bool) -> None:
+    """Index ROOT and say what it took (files parsed now, or found in the cache)."""
+    stats = _code_index(root, chunker, no_cache).refresh()
+    click.echo(display.table(["", "value"], [[k, v] for k, v in stats.to_dict().items()]))
+
+
+@index.command(name="query")
+@click.argument("root", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.argument("query")
+@click.option("-k", default=8, show_default=True, help="How many chunks.")
+@click.option("--lines", default=30, show_default=True, help="Source lines shown per chunk.")
+@_chunker
+@_no_cache
+def index_query(root: Path, query: str, k: int, lines: int, chunker: str, no_cache: bool) -> None:
+    """The K chunks of ROOT that best match QUERY."""
+    from .retrieval.mcp_server import format_hit
+
+    idx = _code_index(root, chunker, no_cache)
+    idx.refresh()
+    hits = idx.search(query, k)
+    for h in hits:
+        try:
+            content: bytes | None = (idx.root / h.chunk.path).read_bytes()
+        except OSError:
+            content = None
+        click.echo(format_hit(h, content, lines) + "\n")
+    if not hits:
+        click.echo("no chunk matches")
+
+
+@index.command(name="serve")
+@click.argument("root", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@_chunker
+@click.option("--k", "k", default=8, show_default=True, help="Default results per search.")
+@click.option("--http", "port", type=int, default=None, metavar="PORT",
+              help="Streamable HTTP on 127.0.0.1:PORT (path /mcp) instead of stdio.")
+@_no_cache
+def index_serve(root: Path, chunker: str, k: int, port: int | None, no_cache: bool) -> None:
+    """Serve the index of ROOT as an MCP server (tools search_code, index_status)."""
+    from .retrieval.mcp_server import serve
+
+    serve(root, chunker, http_port=port, cache=not no_cache, k=k)
+
+
+@main.group()
+def lsp() -> None:
+    """Language-server feedback on edits (regimes with lsp = "pyright")."""
+
+
+@lsp.command(name="serve")
+@click.argument("root", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--server", type=click.Choice(["pyright"]), default="pyright", show_default=True)
+@click.option("--pristine", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="The tree before any edit (errors it already has are not reported).")
+def lsp_serve(root: Path, server: str, pristine: Path | None) -> None:
+    """Serve ROOT's edit feedback as an MCP server (tool after_action, over stdio)."""
+    from .platform.lsp_server import serve
+
+    serve(root, server, pristine)
+
+
+@lsp.command(name="check")
+@click.argument("root", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.argument("files", nargs=-1, required=True)
+@click.option("--server", type=click.Choice(["pyright"]), default="pyright", show_default=True)
+@click.option("--pristine", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="The tree before any edit (errors it already has are not reported).")
+def lsp_check(root: Path, files: tuple[str, ...], server: str, pristine: Path | None) -> None:
+    """The feedback an agent would get after changing FILES (paths relative to ROOT)."""
+    from .platform.lsp_server import EditFeedback
+
+    fb = EditFeedback(root, server, pristine)
+    try:
+        fb.start_in_background()
+        click.echo(fb.feedback(list(files)))
+    finally:
+        fb.close()
+
+
+@main.group()
+def delegate() -> None:
+    """Delegation to a child agent (regime S3); served to the agents of a run."""
+
+
+@delegate.command(name="serve")
+def delegate_serve() -> None:
+    """Serve the delegate tool as an MCP server over stdio (needs $FM_CONTROL_URL,
+    which the runner sets for its agents)."""
+    from .platform.delegate_server import serve
+
+    serve()

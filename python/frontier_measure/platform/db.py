@@ -18,13 +18,26 @@ Tables:
     attempts(id, run_id, key, task, task_path, kind, scale, agent, model, prompt_mode,
              regime, number, state, generation, outcome, passed, started_at, finished_at,
              wall_s, agent_s, gate_s, steps, requests, tokens_in, tokens_out, tokens_cached,
-             cost, files_changed, lines_added, lines_removed, speedup, codebleu, dir, error)
+             cost, files_changed, lines_added, lines_removed, speedup, codebleu, dir, error,
+             delegated, children, tool_calls, tool_s, tool_tokens, lsp_s, lsp_tokens,
+             index_s, index_tokens)
     events(id, run_id, attempt_id, generation, at, kind, data)
     requests(id, attempt_id, generation, at, api, path, model, status, latency_s,
              tokens_in, tokens_out, tokens_cached, tokens_cache_write, cost, usage_source,
-             stream, step, error)        # written by the gateway, one row per model request
+             stream, step, error, node_id)   # written by the gateway, one row per model request
     checks(id, attempt_id, generation, name, kind, passed, value, output)
                                          # the gate's sub-checks ('gate') and diagnostics
+    nodes(id, attempt_id, generation, parent_id, depth, agent, instruction, state,
+          started_at, finished_at, agent_s, exit_code, timed_out, error, steps, requests,
+          tokens_in, tokens_out, tokens_cached, cost)
+                                         # the tree of agents of an attempt: the root, and
+                                         # the children it delegated to (regime S3)
+    tool_calls(id, attempt_id, generation, node_id, at, server, tool, duration_s, tokens,
+               ok, detail)               # measured by the tool servers (index, lsp, delegate)
+
+Columns added after the first release (delegated ... index_tokens, requests.node_id)
+are added to an older database when it is opened; they are NULL where they do
+not apply (an attempt of a regime without delegation has delegated = NULL).
 """
 
 from __future__ import annotations
@@ -63,15 +76,41 @@ CREATE TABLE IF NOT EXISTS requests (
 CREATE TABLE IF NOT EXISTS checks (
     id INTEGER PRIMARY KEY, attempt_id INTEGER NOT NULL, generation INTEGER NOT NULL,
     name TEXT NOT NULL, kind TEXT NOT NULL, passed INTEGER, value REAL, output TEXT);
+CREATE TABLE IF NOT EXISTS nodes (
+    id INTEGER PRIMARY KEY, attempt_id INTEGER NOT NULL, generation INTEGER NOT NULL,
+    parent_id INTEGER, depth INTEGER NOT NULL, agent TEXT NOT NULL, instruction TEXT,
+    state TEXT NOT NULL DEFAULT 'running', started_at TEXT NOT NULL, finished_at TEXT,
+    agent_s REAL, exit_code INTEGER, timed_out INTEGER, error TEXT, steps INTEGER,
+    requests INTEGER, tokens_in INTEGER, tokens_out INTEGER, tokens_cached INTEGER, cost REAL);
+CREATE TABLE IF NOT EXISTS tool_calls (
+    id INTEGER PRIMARY KEY, attempt_id INTEGER NOT NULL, generation INTEGER NOT NULL,
+    node_id INTEGER, at TEXT NOT NULL, server TEXT NOT NULL, tool TEXT NOT NULL,
+    duration_s REAL, tokens INTEGER, ok INTEGER, detail TEXT);
 CREATE INDEX IF NOT EXISTS attempts_run ON attempts(run_id, state);
+CREATE INDEX IF NOT EXISTS nodes_attempt ON nodes(attempt_id, generation);
+CREATE INDEX IF NOT EXISTS tool_calls_attempt ON tool_calls(attempt_id, generation);
 CREATE INDEX IF NOT EXISTS requests_attempt ON requests(attempt_id, generation);
 CREATE INDEX IF NOT EXISTS checks_attempt ON checks(attempt_id, generation);
 """
 
+# Columns added since the first schema: (table, column, type). Added on open when missing.
+ADDED_COLUMNS = (
+    ("requests", "node_id", "INTEGER"),
+    ("attempts", "delegated", "INTEGER"),  # regimes with a delegate tool: 1 if a child ran
+    ("attempts", "children", "INTEGER"),  # agents the attempt's agents delegated to
+    ("attempts", "tool_calls", "INTEGER"),  # calls measured by the tool servers
+    ("attempts", "tool_s", "REAL"),  # their time, summed
+    ("attempts", "tool_tokens", "INTEGER"),  # tokens they fed back to the model (and spent)
+    ("attempts", "lsp_s", "REAL"),  # the language server's feedback: time ...
+    ("attempts", "lsp_tokens", "INTEGER"),  # ... and tokens of the diagnostics fed back
+    ("attempts", "index_s", "REAL"),  # code index builds and updates: time ...
+    ("attempts", "index_tokens", "INTEGER"),  # ... and model tokens they spent (embeddings)
+)
 # Figures an attempt's finish() may set (from the telemetry, the patch and the gate).
 FIGURES = ("outcome", "passed", "wall_s", "agent_s", "gate_s", "steps", "requests", "tokens_in",
            "tokens_out", "tokens_cached", "cost", "files_changed", "lines_added", "lines_removed",
-           "speedup", "codebleu", "error")
+           "speedup", "codebleu", "error", "delegated", "children", "tool_calls", "tool_s",
+           "tool_tokens", "lsp_s", "lsp_tokens", "index_s", "index_tokens")
 OUTCOMES = ("passed", "failed", "timeout", "agent-error", "error")
 
 
@@ -95,6 +134,10 @@ class Database:
         with self.tx() as c:
             for stmt in filter(str.strip, SCHEMA.split(";")):
                 c.execute(stmt)
+            for table, column, kind in ADDED_COLUMNS:
+                have = {r["name"] for r in c.execute(f"PRAGMA table_info({table})")}
+                if column not in have:
+                    c.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
 
     def close(self) -> None:
         self.conn.close()
@@ -223,20 +266,74 @@ class Database:
     def record_request(self, row: dict[str, Any]) -> None:
         cols = ("attempt_id", "generation", "at", "api", "path", "model", "status", "latency_s",
                 "tokens_in", "tokens_out", "tokens_cached", "tokens_cache_write", "cost",
-                "usage_source", "stream", "step", "error")
+                "usage_source", "stream", "step", "error", "node_id")
         with self.tx() as c:
             c.execute(f"INSERT INTO requests({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})",
                       tuple(row.get(k) for k in cols))
 
-    def telemetry(self, attempt_id: int, generation: int) -> dict[str, Any]:
-        """An attempt generation's totals, from the gateway's rows."""
-        r = self.conn.execute(
-            "SELECT COUNT(*) AS requests, COALESCE(SUM(step), 0) AS steps, "
-            "COALESCE(SUM(tokens_in), 0) AS tokens_in, COALESCE(SUM(tokens_out), 0) AS tokens_out, "
-            "COALESCE(SUM(tokens_cached), 0) AS tokens_cached, COALESCE(SUM(cost), 0.0) AS cost "
-            "FROM requests WHERE attempt_id = ? AND generation = ?",
-            (attempt_id, generation)).fetchone()
-        return dict(r)
+    def telemetry(self, attempt_id: int, generation: int, node_id: int | None = None) \
+            -> dict[str, Any]:
+        """An attempt generation's totals, from the gateway's rows (of one agent node
+        of its tree, when given; else of all of them)."""
+        sql = ("SELECT COUNT(*) AS requests, COALESCE(SUM(step), 0) AS steps, "
+               "COALESCE(SUM(tokens_in), 0) AS tokens_in, COALESCE(SUM(tokens_out), 0) AS tokens_out, "
+               "COALESCE(SUM(tokens_cached), 0) AS tokens_cached, COALESCE(SUM(cost), 0.0) AS cost "
+               "FROM requests WHERE attempt_id = ? AND generation = ?")
+        args: list[Any] = [attempt_id, generation]
+        if node_id is not None:
+            sql += " AND node_id = ?"
+            args.append(node_id)
+        return dict(self.conn.execute(sql, args).fetchone())
+
+    # ------------------------------------------------------------------ the agent tree, tools
+
+    def open_node(self, attempt_id: int, generation: int, parent_id: int | None, depth: int,
+                  agent: str, instruction: str) -> int:
+        """An agent of an attempt's tree starts: the root (parent None) or a child."""
+        with self.tx() as c:
+            cur = c.execute("INSERT INTO nodes(attempt_id, generation, parent_id, depth, agent, "
+                            "instruction, started_at) VALUES (?,?,?,?,?,?,?)",
+                            (attempt_id, generation, parent_id, depth, agent, instruction, now()))
+            return int(cur.lastrowid or 0)
+
+    def close_node(self, node_id: int, figures: dict[str, Any]) -> None:
+        """An agent of the tree ended: its outcome and its own telemetry, in one transaction."""
+        row = self.conn.execute("SELECT attempt_id, generation FROM nodes WHERE id = ?",
+                                (node_id,)).fetchone()
+        tel = self.telemetry(row["attempt_id"], row["generation"], node_id)
+        cols = ("agent_s", "exit_code", "timed_out", "error")
+        with self.tx() as c:
+            c.execute("UPDATE nodes SET state = 'finished', finished_at = ?, "
+                      + ", ".join(f"{k} = ?" for k in (*cols, *tel)) + " WHERE id = ?",
+                      (now(), *[figures.get(k) for k in cols], *tel.values(), node_id))
+
+    def nodes(self, attempt_id: int, generation: int) -> list[sqlite3.Row]:
+        return self.conn.execute("SELECT * FROM nodes WHERE attempt_id = ? AND generation = ? "
+                                 "ORDER BY id", (attempt_id, generation)).fetchall()
+
+    def record_tool_call(self, row: dict[str, Any]) -> None:
+        cols = ("attempt_id", "generation", "node_id", "at", "server", "tool", "duration_s",
+                "tokens", "ok", "detail")
+        row = dict(row, at=row.get("at") or now(),
+                   detail=json.dumps(row.get("detail") or {}, sort_keys=True))
+        with self.tx() as c:
+            c.execute(f"INSERT INTO tool_calls({', '.join(cols)}) "
+                      f"VALUES ({', '.join('?' * len(cols))})", tuple(row.get(k) for k in cols))
+
+    def tool_totals(self, attempt_id: int, generation: int) -> dict[str, Any]:
+        """An attempt generation's tool figures (the attempts table's tool columns)."""
+        rows = self.conn.execute("SELECT server, tool, duration_s, tokens FROM tool_calls "
+                                 "WHERE attempt_id = ? AND generation = ?",
+                                 (attempt_id, generation)).fetchall()
+        out: dict[str, Any] = {"tool_calls": len(rows),
+                               "tool_s": sum(r["duration_s"] or 0.0 for r in rows),
+                               "tool_tokens": sum(r["tokens"] or 0 for r in rows)}
+        for server in ("lsp", "index"):
+            mine = [r for r in rows if r["server"] == server and
+                    (server == "lsp" or r["tool"].startswith("index-"))]
+            out[f"{server}_s"] = sum(r["duration_s"] or 0.0 for r in mine) if mine else None
+            out[f"{server}_tokens"] = sum(r["tokens"] or 0 for r in mine) if mine else None
+        return out
 
     def event(self, run_id: int | None, attempt_id: int | None, generation: int | None,
               kind: str, data: dict[str, Any] | None = None) -> None:

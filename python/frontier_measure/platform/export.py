@@ -1,10 +1,12 @@
 """A whole run, out of its database: the platform report, CSV tables and a ZIP.
 
     write_report(db, out)   platform.md (PR_task, CE, steps, tokens, wall time per
-                            configuration; per-scale tables; McNemar pairs), and the
+                            configuration; per-scale tables; McNemar pairs; regimes:
+                            tool costs, paired comparisons, delegation), and the
                             evaluator's own report over the performance attempts'
                             result.json files (steps added), in the same directory
-    write_csv(db, out)      attempts.csv, requests.csv, checks.csv, events.csv
+    write_csv(db, out)      attempts.csv, requests.csv, checks.csv, events.csv, nodes.csv
+                            (the trees of agents), tool_calls.csv (the tools' telemetry)
     write_zip(db, path)     all of it plus every attempt's artefacts (patch, transcript,
                             agent log, gate and evaluation results)
 """
@@ -20,7 +22,7 @@ from typing import Any
 from . import metrics
 from .db import Database
 
-TABLES = ("attempts", "requests", "checks", "events")
+TABLES = ("attempts", "requests", "checks", "events", "nodes", "tool_calls")
 
 
 def load_attempts(db: Database) -> list[dict[str, Any]]:
@@ -46,6 +48,26 @@ def platform_markdown(db: Database) -> str:
         out += ["\n## Paired configurations (McNemar's exact test)\n",
                 "Pairs are (task, attempt number) run by both configurations; the two "
                 "differ in one factor.\n", metrics.markdown_table(*metrics.pairs_table(pairs))]
+    regimes = {a["regime"] for a in attempts}
+    if len(regimes) > 1 or regimes - {"S1"} or any(a.get("tool_calls") for a in attempts):
+        out += ["\n## Regimes\n",
+                "What each configuration's attempts cost, and what its regime's tools cost "
+                "(means per attempt, measured by the tool servers: LSP feedback, code index "
+                "builds and searches, delegation). Pass rate: passed attempts / attempts.\n",
+                metrics.markdown_table(*metrics.regime_table(attempts))]
+        rp = metrics.regime_pairs(attempts)
+        if rp:
+            out += ["\n### Regimes compared on the same tasks\n",
+                    "Two configurations differing only in their regime, on the (task, attempt "
+                    "number) pairs both ran: pass rates, discordant pairs and McNemar's exact "
+                    "test, cost per attempt and per success over the same pairs.\n",
+                    metrics.markdown_table(*metrics.regime_pairs_table(rp))]
+        dt = metrics.delegation_table(attempts)
+        if dt[1]:
+            out += ["\n### Delegation\n",
+                    "Regimes with a delegate tool: the pass rate where delegation was requested "
+                    "(every attempt of the regime) and where it was used (a child agent ran).\n",
+                    metrics.markdown_table(*dt)]
     return "\n".join(out)
 
 

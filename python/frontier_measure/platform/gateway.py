@@ -33,6 +33,7 @@ from typing import Any
 import aiohttp
 from aiohttp import web
 
+from . import loopback
 from .db import now
 from .prices import PriceTable, count_tokens
 
@@ -67,6 +68,7 @@ class Route:
     generation: int
     endpoint: Endpoint
     transcript: Path | None = None
+    node_id: int | None = None  # the agent of the attempt's tree (tree.py) using the token
     requests: int = 0
     steps: int = 0
 
@@ -178,10 +180,10 @@ class Gateway:
     _session: aiohttp.ClientSession | None = None
 
     def open(self, attempt_id: int, generation: int, endpoint: Endpoint,
-             transcript: Path | None = None) -> str:
-        """A new token for one attempt generation."""
+             transcript: Path | None = None, node_id: int | None = None) -> str:
+        """A new token for one attempt generation (and one agent of its tree)."""
         token = secrets.token_hex(12)
-        self.routes[token] = Route(attempt_id, generation, endpoint, transcript)
+        self.routes[token] = Route(attempt_id, generation, endpoint, transcript, node_id)
         return token
 
     def close_route(self, token: str) -> Route | None:
@@ -196,13 +198,7 @@ class Gateway:
     async def start(self) -> None:
         app = web.Application(client_max_size=256 << 20)
         app.router.add_route("*", "/t/{token}/{tail:.*}", self._proxy)
-        self._runner = web.AppRunner(app, access_log=None)
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, self.host, self.port)
-        await site.start()
-        server = getattr(site, "_server", None)
-        if server is not None and server.sockets:
-            self.port = server.sockets[0].getsockname()[1]
+        self._runner, self.port = await loopback.serve(app, self.host, self.port)
         self._session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=900))
 
     async def stop(self) -> None:
@@ -244,6 +240,7 @@ class Gateway:
         started = time.perf_counter()
         route.requests += 1
         row: dict[str, Any] = {"attempt_id": route.attempt_id, "generation": route.generation,
+                               "node_id": route.node_id,
                                "at": now(), "api": route.endpoint.api, "path": "/" + tail,
                                "model": body.get("model") if isinstance(body, dict) else None,
                                "stream": int(stream), "step": 0}
@@ -301,7 +298,7 @@ class Gateway:
         self.record(row)
         if route.transcript is not None:
             with open(route.transcript, "a") as f:
-                f.write(json.dumps({"at": row["at"], "path": row["path"], "status": row["status"],
-                                    "latency_s": row["latency_s"], "request": body,
-                                    "response": response_record}) + "\n")
+                f.write(json.dumps({"at": row["at"], "node": route.node_id, "path": row["path"],
+                                    "status": row["status"], "latency_s": row["latency_s"],
+                                    "request": body, "response": response_record}) + "\n")
         return out

@@ -208,3 +208,115 @@ def markdown_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str
     out = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
     out += ["| " + " | ".join(r) + " |" for r in rows]
     return "\n".join(out) + "\n"
+
+
+# ---------------------------------------------------------------- regimes
+
+
+def _rate(rows: Sequence[dict[str, Any]]) -> float | None:
+    return sum(bool(a.get("passed")) for a in rows) / len(rows) if rows else None
+
+
+def _counted(attempts: Sequence[dict[str, Any]]) -> dict[Config, list[dict[str, Any]]]:
+    groups: dict[Config, list[dict[str, Any]]] = {}
+    for a in attempts:
+        if a.get("state") == "finished" and a.get("outcome") not in EXCLUDED:
+            groups.setdefault(config_of(a), []).append(a)
+    return groups
+
+
+def _costs(rows: Sequence[dict[str, Any]]) -> tuple[float | None, float | None]:
+    """(cost per attempt, cost per success) of some attempts."""
+    if not rows:
+        return None, None
+    cost = sum(float(a.get("cost") or 0.0) for a in rows)
+    passed = sum(bool(a.get("passed")) for a in rows)
+    return cost / len(rows), (cost / passed if passed else None)
+
+
+def regime_table(attempts: Sequence[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
+    """Per configuration: pass rate, what an attempt costs and what a success costs,
+    and what the regime's tools cost (means per attempt; the tool servers' own
+    measurements, the model's tokens are in the cost already)."""
+    headers = ["configuration", "attempts", "pass rate", "cost/attempt $", "cost/success $",
+               "tool calls", "tool s", "tool tokens", "LSP s", "LSP tokens", "index s",
+               "delegated"]
+    rows = []
+    for cfg, rs in sorted(_counted(attempts).items(), key=lambda kv: kv[0].label()):
+        per_attempt, per_success = _costs(rs)
+        used = [a["delegated"] for a in rs if a.get("delegated") is not None]
+        rows.append([cfg.label(), str(len(rs)), _f(_rate(rs), "{:.1%}"),
+                     _f(per_attempt, "{:.4f}"), _f(per_success, "{:.4f}"),
+                     _f(_mean(a.get("tool_calls") for a in rs), "{:.1f}"),
+                     _f(_mean(a.get("tool_s") for a in rs), "{:.2f}"),
+                     _f(_mean(a.get("tool_tokens") for a in rs), "{:.0f}"),
+                     _f(_mean(a.get("lsp_s") for a in rs), "{:.2f}"),
+                     _f(_mean(a.get("lsp_tokens") for a in rs), "{:.0f}"),
+                     _f(_mean(a.get("index_s") for a in rs), "{:.2f}"),
+                     f"{sum(used)}/{len(used)}" if used else "-"])
+    return headers, rows
+
+
+def delegation_table(attempts: Sequence[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
+    """Regimes with a delegate tool: how often delegation was used, and the pass rate
+    where it was requested (every attempt) against where it was used."""
+    headers = ["configuration", "attempts", "delegated", "children", "pass rate (requested)",
+               "pass rate (used)", "pass rate (not used)"]
+    rows = []
+    for cfg, rs in sorted(_counted(attempts).items(), key=lambda kv: kv[0].label()):
+        rs = [a for a in rs if a.get("delegated") is not None]
+        if not rs:
+            continue
+        used = [a for a in rs if a["delegated"]]
+        unused = [a for a in rs if not a["delegated"]]
+        rows.append([cfg.label(), str(len(rs)), f"{len(used)} ({len(used) / len(rs):.0%})",
+                     str(sum(int(a.get("children") or 0) for a in rs)),
+                     _f(_rate(rs), "{:.1%}"), _f(_rate(used), "{:.1%}"),
+                     _f(_rate(unused), "{:.1%}")])
+    return headers, rows
+
+
+@dataclass
+class RegimePair:
+    paired: Paired
+    rate_first: float | None
+    rate_second: float | None
+    cost_first: tuple[float | None, float | None]  # per attempt, per success
+    cost_second: tuple[float | None, float | None]
+
+
+def regime_pairs(attempts: Sequence[dict[str, Any]]) -> list[RegimePair]:
+    """Every two configurations that differ only in their regime, on the (task,
+    attempt number) pairs both ran: pass rates, discordant pairs with McNemar's
+    exact test, cost per attempt and per success over those same pairs."""
+    out = []
+    for p in all_pairs(attempts):
+        if p.first.regime == p.second.regime:
+            continue
+
+        def rows(cfg: Config, keys: set[tuple[str, int]]) -> list[dict[str, Any]]:
+            return [a for a in _counted(attempts).get(cfg, [])
+                    if (a["task"], int(a["number"])) in keys]
+
+        keys_a = {(a["task"], int(a["number"])) for a in _counted(attempts).get(p.first, [])}
+        keys_b = {(a["task"], int(a["number"])) for a in _counted(attempts).get(p.second, [])}
+        a_rows, b_rows = rows(p.first, keys_a & keys_b), rows(p.second, keys_a & keys_b)
+        out.append(RegimePair(p, _rate(a_rows), _rate(b_rows), _costs(a_rows), _costs(b_rows)))
+    return out
+
+
+def regime_pairs_table(pairs: Sequence[RegimePair]) -> tuple[list[str], list[list[str]]]:
+    headers = ["first", "second", "pairs", "pass rate first", "pass rate second", "difference",
+               "first only", "second only", "McNemar exact p", "cost/attempt $ first, second",
+               "cost/success $ first, second"]
+    rows = []
+    for r in pairs:
+        p = r.paired
+        diff = None if r.rate_first is None or r.rate_second is None \
+            else 100 * (r.rate_second - r.rate_first)
+        rows.append([p.first.label(), p.second.label(), str(p.pairs), _f(r.rate_first, "{:.1%}"),
+                     _f(r.rate_second, "{:.1%}"), _f(diff, "{:+.1f} pp"), str(p.first_only),
+                     str(p.second_only), f"{p.p_value:.4g}",
+                     f"{_f(r.cost_first[0], '{:.4f}')}, {_f(r.cost_second[0], '{:.4f}')}",
+                     f"{_f(r.cost_first[1], '{:.4f}')}, {_f(r.cost_second[1], '{:.4f}')}"])
+    return headers, rows

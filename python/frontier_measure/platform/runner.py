@@ -4,8 +4,10 @@ One attempt, from the task's pristine workspace to a verdict:
 
     start (db: pending -> running, new generation)
     fresh checkout (overlay or copy) + the attempt's container   (checkout.py)
-    the agent's turn, under the operational timeout; its model traffic through
-        the gateway, which records every request                (gateway.py)
+    the agent's turn, under the operational timeout, with its regime's tools
+        (regimes.py) and the agents it delegates to (tree.py); its model
+        traffic through the gateway, which records every request (gateway.py),
+        its tool servers' measurements through the control endpoint (control.py)
     container removed; changes -> patch.diff, line counts
     the gate, on the host (performance tasks: the evaluator, under the
         machine-wide measurement lock)                          (gate.py)
@@ -36,11 +38,14 @@ from ..results import verify, write_json, write_result
 from . import agents as agents_mod
 from . import checkout as co
 from . import tasks as tasks_mod
+from .agents.command import tools_dir
+from .control import ControlServer
 from .db import Database
 from .gate import run_gate
 from .gateway import Endpoint, Gateway
 from .prices import PriceTable
 from .spec import NO_MODEL, Spec
+from .tree import AgentTree
 
 Listener = Callable[[str, dict[str, Any]], None]
 
@@ -100,6 +105,9 @@ def plan(spec: Spec, tasks: list[tasks_mod.PlatformTask],
             for model in models:
                 for mode in spec.prompt_modes:
                     for regime in spec.regimes:
+                        if spec.excluded({"task": t.name, "agent": agent_name, "model": model,
+                                          "prompt_mode": mode, "regime": regime}):
+                            continue
                         for n in range(1, spec.attempts + 1):
                             out.append({
                                 "key": "|".join([t.name, agent_name, model, mode, regime, str(n)]),
@@ -170,8 +178,10 @@ class Runner:
             run_id = self.db.run_id(spec.name, str(spec.path), spec.text)
             recovered = self.db.recover(run_id)
             for a in recovered:
-                # Agents run in sessions of their own: a runner killed with -9 leaves them.
-                co.kill_recorded(self.run_dir / "attempts" / f"a{a:05d}" / "agent" / "agent.pid")
+                # Agents run in sessions of their own: a runner killed with -9 leaves them
+                # (the root's agent/agent.pid, and those of the children it delegated to).
+                for pid_file in sorted((self.run_dir / "attempts" / f"a{a:05d}").rglob("agent.pid")):
+                    co.kill_recorded(pid_file)
             self.db.ensure_attempts(run_id, planned)
             keys = {p["key"] for p in planned}
             if retry is not None:
@@ -187,6 +197,8 @@ class Runner:
             self.endpoints = endpoints
             self.gateway = Gateway(self.prices, self.db.record_request)
             await self.gateway.start()
+            self.control = ControlServer(self.db.record_tool_call)
+            await self.control.start()
             startup = time.perf_counter() - started
             self.db.event(run_id, None, None, "runner-started",
                           {"pid": os.getpid(), "startup_s": startup, "recovered": recovered,
@@ -201,6 +213,7 @@ class Runner:
                            for _ in range(min(spec.concurrency, max(1, len(todo))))]
                 await asyncio.gather(*workers)
             finally:
+                await self.control.stop()
                 await self.gateway.stop()
                 for s in servers:
                     s.stop()
@@ -272,7 +285,6 @@ class Runner:
         scratch = self.run_dir / "scratch" / f"{adir.name}-g{gen}"
         checkout = await asyncio.to_thread(co.Checkout.create, task.pristine, scratch)
         container: co.Container | None = None
-        token: str | None = None
         transcript = adir / "transcript.jsonl"
         figures: dict[str, Any] = {}
         try:
@@ -285,24 +297,17 @@ class Runner:
             model = None
             if agent.uses_model:
                 m = spec.models[row["model"]]
-                endpoint = self.endpoints[m.endpoint]
-                token = self.gateway.open(row["id"], gen, endpoint, transcript)
-                model = agents_mod.ModelAccess(m.model, self.gateway.base_url(token), token,
-                                               endpoint.api)
-            ctx = agents_mod.AttemptContext(
-                task=task, instruction=task.prompt(row["prompt_mode"]), workspace=checkout.path,
-                container=container, directory=adir, timeout_s=spec.timeout_s, model=model,
-                extra={"image": spec.image})
+                model = (m.model, self.endpoints[m.endpoint])
+            tools_bin = tools_dir()
+            tree = AgentTree(self.db, self.gateway, self.control, row["id"], gen, adir, task,
+                             row["agent"], agent, spec.regime(row["regime"]), checkout, container,
+                             transcript, spec.timeout_s, model, image=spec.image,
+                             tool_path=[str(tools_bin)] if tools_bin else [])
             t0 = time.perf_counter()
-            try:
-                # The agent enforces the timeout on its own process; this is the backstop.
-                outcome = await asyncio.wait_for(agent.run(ctx), spec.timeout_s + 120)
-            except TimeoutError:
-                outcome = agents_mod.AgentOutcome(timed_out=True)
+            outcome = await tree.run(task.prompt(row["prompt_mode"]))
             figures["agent_s"] = time.perf_counter() - t0
+            figures.update(tree.figures())
         finally:
-            if token is not None:
-                self.gateway.close_route(token)
             if container is not None:
                 await container.remove()
         try:

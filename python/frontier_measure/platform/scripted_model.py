@@ -20,6 +20,21 @@ server keeps no state: concurrent attempts, retried requests and a restarted
 server all get the same answer to the same request. Past the last turn it
 repeats the last one.
 
+A turn may call another tool than bash (the MCP tools of a regime), and may
+depend on what the agent saw last (the text of the messages after the last
+assistant turn: tool results, feedback), so a script can react to a search
+result, a language server's complaint or a sub-agent's report:
+
+    [[trajectories.turns]]
+    tool = "search_code"                   # any tool the agent offers
+    args = { query = "render_template_string" }
+    [[trajectories.turns]]
+    [[trajectories.turns.choices]]         # the first choice whose `when` matches
+    when = "is unknown import symbol"      # (a regular expression) is played;
+    bash = "..."                           # a choice without `when` always matches
+    [[trajectories.turns.choices]]
+    bash = "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT"
+
 Usage figures are deterministic too: prompt tokens are the request's messages
 in UTF-8 bytes / 4, completion tokens the reply's; everything before the last
 user or tool message counts as a cached prefix. A script may say `usage = false`
@@ -40,6 +55,8 @@ from typing import Any
 
 from aiohttp import web
 
+from . import loopback
+
 SUBMIT = "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT"
 
 
@@ -47,12 +64,23 @@ SUBMIT = "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT"
 class Turn:
     say: str = ""
     bash: str | None = None
+    tool: str | None = None  # a tool other than bash (args: its arguments)
+    args: dict[str, Any] = field(default_factory=dict)
+    when: str | None = None  # as a choice: played when this is found in the last observation
+
+    def call(self, default_tool: str) -> tuple[str, dict[str, Any]] | None:
+        """(tool name, arguments) of the turn's tool call, if it makes one."""
+        if self.tool is not None:
+            return self.tool, self.args
+        if self.bash is not None:
+            return default_tool, {"command": self.bash}
+        return None
 
 
 @dataclass
 class Trajectory:
     match: str
-    turns: list[Turn]
+    turns: list[list[Turn]]  # per step, its choices
 
 
 @dataclass
@@ -62,18 +90,35 @@ class Script:
     usage: bool = True
     tool: str = "bash"
 
-    def turn(self, first_user: str, index: int) -> Turn:
+    def turn(self, first_user: str, index: int, last: str = "") -> Turn:
         for t in self.trajectories:
             if re.search(t.match, first_user):
                 if not t.turns:
                     break
-                return t.turns[min(index, len(t.turns) - 1)]
-        # No trajectory for this task: give up at once, the way a model without a plan would.
+                for choice in t.turns[min(index, len(t.turns) - 1)]:
+                    if choice.when is None or re.search(choice.when, last):
+                        return choice
+                break
+        # No trajectory (or no choice) for this: give up at once, as a model without a plan would.
         return Turn(say="I cannot do this task.", bash=SUBMIT)
 
 
 class ScriptError(Exception):
     pass
+
+
+def _turn(table: Any, where: str) -> Turn:
+    if not isinstance(table, dict):
+        raise ScriptError(f"{where}: expected a table")
+    unknown = set(table) - {"say", "bash", "tool", "args", "when"}
+    if unknown:
+        raise ScriptError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
+    if "bash" in table and "tool" in table:
+        raise ScriptError(f"{where}: a turn calls bash or another tool, not both")
+    if not isinstance(table.get("args", {}), dict):
+        raise ScriptError(f"{where}: args must be a table")
+    return Turn(say=str(table.get("say", "")), bash=table.get("bash"), tool=table.get("tool"),
+                args=dict(table.get("args", {})), when=table.get("when"))
 
 
 def load_script(path: Path) -> Script:
@@ -87,25 +132,29 @@ def load_script(path: Path) -> Script:
             raise ScriptError(f"{path}: trajectories[{i}] needs a string 'match'")
         turns = []
         for j, turn in enumerate(t.get("turns", [])):
-            unknown = set(turn) - {"say", "bash"}
-            if unknown:
-                raise ScriptError(f"{path}: trajectories[{i}].turns[{j}]: unknown key(s) "
-                                  f"{', '.join(sorted(unknown))}")
-            turns.append(Turn(say=str(turn.get("say", "")), bash=turn.get("bash")))
+            where = f"{path}: trajectories[{i}].turns[{j}]"
+            if "choices" in turn:
+                if set(turn) != {"choices"} or not isinstance(turn["choices"], list):
+                    raise ScriptError(f"{where}: a turn with choices has nothing else")
+                turns.append([_turn(c, f"{where}.choices[{k}]")
+                              for k, c in enumerate(turn["choices"])])
+            else:
+                turns.append([_turn(turn, where)])
         trajs.append(Trajectory(match=t.get("match", ""), turns=turns))
     return Script(name=path.stem, trajectories=trajs, usage=bool(doc.get("usage", True)),
                   tool=str(doc.get("tool", "bash")))
 
 
 def _text(content: Any) -> str:
-    """The text of a message's content (a string, or a list of content blocks)."""
+    """The text of a message's content (a string, or a list of content blocks,
+    tool results with content blocks of their own included)."""
     if isinstance(content, str):
         return content
     if isinstance(content, list):
         parts = []
         for block in content:
             if isinstance(block, dict):
-                parts.append(str(block.get("text") or block.get("content") or ""))
+                parts.append(_text(block.get("text") or block.get("content") or ""))
         return "\n".join(parts)
     return ""
 
@@ -148,28 +197,34 @@ class ScriptedModelServer:
         users = [m for m in messages if isinstance(m, dict) and m.get("role") == "user"]
         first_user = _text(users[0].get("content")) if users else ""
         index = sum(1 for m in messages if isinstance(m, dict) and m.get("role") == "assistant")
-        prompt = _tokens(messages) + (0 if system_in_messages else _tokens(body.get("system", "")))
-        # The cached prefix: all but the messages added since the last assistant turn.
         last = max((i for i, m in enumerate(messages)
                     if isinstance(m, dict) and m.get("role") == "assistant"), default=-1)
+        # What the agent saw since its last turn: tool results, feedback.
+        seen = "\n".join(_text(m.get("content")) for m in messages[last + 1:]
+                         if isinstance(m, dict) and m.get("role") in ("user", "tool")) \
+            if last >= 0 else ""
+        prompt = _tokens(messages) + (0 if system_in_messages else _tokens(body.get("system", "")))
+        # The cached prefix: all but the messages added since the last assistant turn.
         cached = _tokens(messages[:last + 1]) if last >= 0 else 0
-        return script, script.turn(first_user, index), prompt, min(cached, prompt)
+        return script, script.turn(first_user, index, seen), prompt, min(cached, prompt)
 
     def openai_reply(self, body: dict[str, Any]) -> dict[str, Any]:
         script, turn, prompt, cached = self._pick(body, True)
         message: dict[str, Any] = {"role": "assistant", "content": turn.say or None}
-        if turn.bash is not None:
+        call = turn.call(script.tool)
+        if call is not None:
+            args = json.dumps(call[1], sort_keys=True)
             message["tool_calls"] = [{
-                "id": "call_" + uuid.uuid5(uuid.NAMESPACE_OID, turn.bash + turn.say).hex[:24],
+                "id": "call_" + uuid.uuid5(uuid.NAMESPACE_OID, call[0] + args + turn.say).hex[:24],
                 "type": "function",
-                "function": {"name": script.tool, "arguments": json.dumps({"command": turn.bash})},
+                "function": {"name": call[0], "arguments": args},
             }]
         completion = _tokens(message)
         reply: dict[str, Any] = {
             "id": "chatcmpl-scripted", "object": "chat.completion", "created": 0,
             "model": body.get("model"),
             "choices": [{"index": 0, "message": message,
-                         "finish_reason": "tool_calls" if turn.bash is not None else "stop"}],
+                         "finish_reason": "tool_calls" if call is not None else "stop"}],
         }
         if script.usage:
             reply["usage"] = {"prompt_tokens": prompt, "completion_tokens": completion,
@@ -182,14 +237,16 @@ class ScriptedModelServer:
         content: list[dict[str, Any]] = []
         if turn.say:
             content.append({"type": "text", "text": turn.say})
-        if turn.bash is not None:
-            content.append({"type": "tool_use", "name": script.tool,
-                            "id": "toolu_" + uuid.uuid5(uuid.NAMESPACE_OID, turn.bash).hex[:24],
-                            "input": {"command": turn.bash}})
+        call = turn.call(script.tool)
+        if call is not None:
+            key = call[0] + json.dumps(call[1], sort_keys=True)
+            content.append({"type": "tool_use", "name": call[0],
+                            "id": "toolu_" + uuid.uuid5(uuid.NAMESPACE_OID, key).hex[:24],
+                            "input": call[1]})
         reply: dict[str, Any] = {
             "id": "msg_scripted", "type": "message", "role": "assistant",
             "model": body.get("model"), "content": content,
-            "stop_reason": "tool_use" if turn.bash is not None else "end_turn",
+            "stop_reason": "tool_use" if call is not None else "end_turn",
             "stop_sequence": None,
         }
         if script.usage:
@@ -286,13 +343,7 @@ class ScriptedModelServer:
 
     async def serve(self) -> None:
         """Start serving on the running loop (port 0: any free port, then set)."""
-        self._runner = web.AppRunner(self.app(), access_log=None)
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, self.host, self.port)
-        await site.start()
-        server = getattr(site, "_server", None)
-        if server is not None and server.sockets:
-            self.port = server.sockets[0].getsockname()[1]
+        self._runner, self.port = await loopback.serve(self.app(), self.host, self.port)
 
     async def aclose(self) -> None:
         if self._runner is not None:

@@ -8,7 +8,8 @@
     isolation = "docker"      # docker (default) | copy
     image = "frontier-measure/base:bookworm-1"   # image of performance tasks' containers
     prompt_modes = ["base"]   # descriptive | base | lazy, or ["all"]
-    regimes = ["S1"]          # S1: one agent run, then the gate (S2/S3: later issues)
+    regimes = ["S1"]          # S1 terminal | S2 + code index | S3 + delegation, or [regimes.X]
+    exclude = [{model = "fix", regime = "S[12]*"}]   # combinations not to run (globs)
     prices = "prices.toml"    # optional: merged over the bundled price table
     gate_isolation = "local"  # the evaluator's backend for repository-scale tasks
 
@@ -25,6 +26,10 @@
     [models.fix]              # what model-using agents are run with
     endpoint = "scripted"
     model = "fix"             # the name sent to the endpoint (default: the table's name)
+
+    [regimes.S1-lsp]          # a regime variant (regimes.py): kind, lsp, chunker, k, ...
+    kind = "S1"
+    lsp = "pyright"
 
     [endpoints.scripted]      # kind = "scripted": started on loopback by the runner
     kind = "scripted"
@@ -46,9 +51,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import regimes as regimes_mod
 from .tasks import PROMPT_MODES
 
-REGIMES = ("S1",)  # S2/S3 come with their own issues
+AXES = ("task", "agent", "model", "prompt_mode", "regime")
 ISOLATIONS = ("docker", "copy")
 DEFAULT_IMAGE = "frontier-measure/base:bookworm-1"
 NO_MODEL = "-"
@@ -91,6 +97,8 @@ class Spec:
     image: str = DEFAULT_IMAGE
     prompt_modes: list[str] = field(default_factory=lambda: ["base"])
     regimes: list[str] = field(default_factory=lambda: ["S1"])
+    regime_defs: dict[str, regimes_mod.Regime] = field(default_factory=dict)
+    exclude: list[dict[str, str]] = field(default_factory=list)
     prices: list[Path] = field(default_factory=list)
     gate_isolation: str | None = None
     task_paths: list[Path] = field(default_factory=list)
@@ -104,6 +112,16 @@ class Spec:
     @property
     def base_dir(self) -> Path:
         return self.path.parent
+
+    def regime(self, name: str) -> regimes_mod.Regime:
+        return self.regime_defs.get(name) or regimes_mod.BUILTIN[name]
+
+    def excluded(self, combo: dict[str, str]) -> bool:
+        """Whether a combination (task, agent, model, prompt_mode, regime) is excluded."""
+        import fnmatch
+
+        return any(all(fnmatch.fnmatchcase(combo.get(k, ""), v) for k, v in rule.items())
+                   for rule in self.exclude)
 
     @property
     def digest(self) -> str:
@@ -133,7 +151,7 @@ def load(path: str | Path) -> Spec:
     except tomllib.TOMLDecodeError as exc:
         raise SpecError(path, [f"malformed TOML: {exc}"]) from None
     problems: list[str] = []
-    known = {"run", "tasks", "agents", "models", "endpoints"}
+    known = {"run", "tasks", "agents", "models", "endpoints", "regimes"}
     problems += [f"[{k}]: unknown table (known: {', '.join(sorted(known))})"
                  for k in sorted(set(doc) - known)]
     run = doc.get("run", {})
@@ -158,9 +176,22 @@ def load(path: str | Path) -> Spec:
     problems += [f"[run].prompt_modes: unknown mode '{m}' (choose from "
                  f"{', '.join(PROMPT_MODES)}, or [\"all\"])"
                  for m in spec.prompt_modes if m not in PROMPT_MODES]
+    for name, table in doc.get("regimes", {}).items():
+        if not isinstance(table, dict):
+            problems.append(f"[regimes.{name}]: expected a table")
+            continue
+        spec.regime_defs[name] = regimes_mod.parse(name, table, problems)
     spec.regimes = [str(r) for r in _get(run, "regimes", list, "[run]", problems, ["S1"])]
-    problems += [f"[run].regimes: '{r}' is not available yet (this version runs "
-                 f"{', '.join(REGIMES)})" for r in spec.regimes if r not in REGIMES]
+    available = sorted(set(regimes_mod.BUILTIN) | set(spec.regime_defs))
+    problems += [f"[run].regimes: unknown regime '{r}' (available: {', '.join(available)}; "
+                 f"or define [regimes.{r}])" for r in spec.regimes if r not in available]
+    for i, rule in enumerate(_get(run, "exclude", list, "[run]", problems, [])):
+        if not isinstance(rule, dict) or not rule or set(rule) - set(AXES) \
+                or not all(isinstance(v, str) for v in rule.values()):
+            problems.append(f"[run].exclude[{i}]: expected a table of glob strings over "
+                            f"{', '.join(AXES)}, got {rule!r}")
+            continue
+        spec.exclude.append({str(k): str(v) for k, v in rule.items()})
     prices = _get(run, "prices", (str, list), "[run]", problems, [])
     spec.prices = [(base / p).resolve() for p in ([prices] if isinstance(prices, str) else prices)]
 

@@ -14,8 +14,8 @@ from rich.table import Table
 
 def _label(d: dict[str, Any]) -> str:
     model = "" if d.get("model") in (None, "-") else f" ({d['model']})"
-    return escape(f"#{d['id']} {d['task']} / {d['agent']}{model} / {d['prompt_mode']} "
-                  f"#{d['number']}")
+    return escape(f"#{d['id']} {d['task']} / {d['agent']}{model} / {d['prompt_mode']} / "
+                  f"{d.get('regime', 'S1')} #{d['number']}")
 
 
 class LiveView:

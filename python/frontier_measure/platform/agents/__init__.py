@@ -12,6 +12,7 @@ per-attempt token and base URL).
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -40,6 +41,9 @@ class AttemptContext:
     timeout_s: float
     model: ModelAccess | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    # The regime's tools for this agent (regimes.tools(): MCP servers and the
+    # after-action hook), or None: terminal tools only, nothing to set up.
+    tools: dict[str, Any] | None = None
 
     @property
     def isolation(self) -> str:
@@ -76,6 +80,15 @@ class Agent(Protocol):
     async def run(self, ctx: AttemptContext) -> AgentOutcome: ...
 
 
+async def run_with_backstop(agent: Agent, ctx: AttemptContext) -> AgentOutcome:
+    """The agent's turn. The agent enforces the timeout on its own process; this
+    is the backstop for one that does not."""
+    try:
+        return await asyncio.wait_for(agent.run(ctx), ctx.timeout_s + 120)
+    except TimeoutError:
+        return AgentOutcome(timed_out=True)
+
+
 def make(name: str, table: dict[str, Any], base_dir: Path) -> Agent:
     """The agent a spec's [agents.<name>] table describes."""
     from . import builtin, command
@@ -90,4 +103,5 @@ def make(name: str, table: dict[str, Any], base_dir: Path) -> Agent:
                      f"{', '.join(builtin.BUILTIN)}; or kind = \"command\")")
 
 
-__all__ = ["Agent", "AgentOutcome", "AttemptContext", "ModelAccess", "kill_session", "make"]
+__all__ = ["Agent", "AgentOutcome", "AttemptContext", "ModelAccess", "kill_session", "make",
+           "run_with_backstop"]

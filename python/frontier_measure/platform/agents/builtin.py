@@ -66,7 +66,8 @@ def commands_of(path: Path) -> list[str]:
         out = []
         for m in doc["messages"]:
             for a in (m.get("extra") or {}).get("actions", []) if m.get("role") == "assistant" else []:
-                out.append(a["command"])
+                if "command" in a:  # bash; calls of a regime's MCP tools are not replayed
+                    out.append(a["command"])
         return out
     raise ValueError(f"{path}: not a trajectory this agent can replay")
 

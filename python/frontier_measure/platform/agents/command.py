@@ -5,6 +5,11 @@ one agent non-interactively:
 
     uses_model = true
     isolation = ["docker", "copy"]        # where it can work
+    tools = "layer"                       # how it gets a regime's tools (S2, S3, LSP):
+                                          # "layer": the platform's tool layer (toollayer/,
+                                          # for mini-swe-agent); "mcp": the agent speaks MCP
+                                          # itself (${mcp_config}; no after-edit hook);
+                                          # absent: terminal regimes only
     command = ["mini", "-t", "${instruction}", ...]   # argv; ${var} placeholders
     outputs = ["trajectory.json"]         # files it leaves in ${agent_dir}, kept
     [env]        NAME = "value"           # its whole environment, besides PATH/HOME/LANG
@@ -15,7 +20,10 @@ one agent non-interactively:
 Placeholders: instruction, instruction_file, agent_dir, workspace (as the agent's
 commands see it: the container's workdir or the host checkout), workspace_host,
 container, docker (a `docker` bound to the attempt's container), image, model,
-base_url, api_key, api, timeout_s, and the template's vars. A spec's
+base_url, api_key, api, timeout_s, tool_layer (the directory of the tool layer's
+module), tools_file (its configuration, written when the regime has tools),
+mcp_config (the regime's MCP servers as {"mcpServers": {...}}, always written),
+and the template's vars. A spec's
 [agents.<name>] table may override command, env, files, vars, outputs and add
 `path` (directories put first on PATH).
 
@@ -27,6 +35,7 @@ is killed, whole, at the attempt's operational timeout.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import shutil
 import time
@@ -41,6 +50,8 @@ from . import AgentOutcome, AttemptContext
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 ATTACH = Path(__file__).resolve().parent / "docker-attach.sh"
+TOOL_LAYER = Path(__file__).resolve().parent / "toollayer"
+TOOL_MODES = ("layer", "mcp")
 
 
 def tools_dir() -> Path | None:
@@ -84,6 +95,7 @@ class CommandAgent:
     variants: dict[str, Any] = field(default_factory=dict)
     outputs: list[str] = field(default_factory=list)
     path: list[str] = field(default_factory=list)
+    tools: str | None = None  # layer | mcp | None
 
     @classmethod
     def from_table(cls, name: str, table: dict[str, Any], base_dir: Path) -> CommandAgent:
@@ -92,6 +104,9 @@ class CommandAgent:
         doc = _merge(doc, {k: v for k, v in table.items() if k not in ("template", "kind")})
         if not isinstance(doc.get("command"), list) or not doc["command"]:
             raise ValueError(f"[agents.{name}]: command must be a non-empty list (argv)")
+        if doc.get("tools") is not None and doc["tools"] not in TOOL_MODES:
+            raise ValueError(f"[agents.{name}]: tools = {doc['tools']!r} (choose from "
+                             f"{', '.join(TOOL_MODES)})")
         return cls(name=name, command=[str(c) for c in doc["command"]],
                    uses_model=bool(doc.get("uses_model", True)),
                    isolation=list(doc.get("isolation", ["docker", "copy"])),
@@ -100,7 +115,8 @@ class CommandAgent:
                    vars={k: str(v) for k, v in doc.get("vars", {}).items()},
                    variants=dict(doc.get("variants", {})),
                    outputs=[str(o) for o in doc.get("outputs", [])],
-                   path=[str((base_dir / p).resolve()) for p in doc.get("path", [])])
+                   path=[str((base_dir / p).resolve()) for p in doc.get("path", [])],
+                   tools=doc.get("tools"))
 
     def placeholders(self, ctx: AttemptContext, agent_dir: Path) -> dict[str, str]:
         v = dict(self.vars)
@@ -114,8 +130,29 @@ class CommandAgent:
                  docker=str(agent_dir / "docker-attach.sh"),
                  image=str(ctx.extra.get("image", "")), timeout_s=f"{ctx.timeout_s:g}",
                  model=m.name if m else "", base_url=m.base_url if m else "",
-                 api_key=m.api_key if m else "", api=m.api if m else "")
+                 api_key=m.api_key if m else "", api=m.api if m else "",
+                 tool_layer=str(TOOL_LAYER), tools_file=str(agent_dir / "fm-tools.json"),
+                 mcp_config=str(agent_dir / "mcp.json"))
         return v
+
+    def write_tools(self, ctx: AttemptContext, agent_dir: Path) -> str | None:
+        """The regime's tools in the form this agent takes them; a reason when it cannot."""
+        servers = (ctx.tools or {}).get("servers", [])
+        exposed = {s["name"]: {"command": s["command"], "args": s.get("args", []),
+                               "env": s.get("env", {})} for s in servers if s.get("expose", True)}
+        (agent_dir / "mcp.json").write_text(json.dumps({"mcpServers": exposed}, indent=1))
+        if ctx.tools is None:
+            return None
+        regime = ctx.tools.get("regime", "?")
+        if self.tools is None:
+            return (f"agent '{self.name}' cannot run regime {regime}: its template gives it no "
+                    "tools besides its own (no `tools = \"layer\"` or `\"mcp\"`)")
+        if self.tools == "mcp" and ctx.tools.get("after_action"):
+            return (f"agent '{self.name}' cannot run regime {regime}: language-server feedback "
+                    "after each edit needs the platform's tool layer (tools = \"layer\")")
+        if self.tools == "layer":
+            (agent_dir / "fm-tools.json").write_text(json.dumps(ctx.tools, indent=1))
+        return None
 
     async def run(self, ctx: AttemptContext) -> AgentOutcome:
         if ctx.isolation not in self.isolation:
@@ -130,6 +167,9 @@ class CommandAgent:
         home = agent_dir / "home"
         home.mkdir(exist_ok=True)
         values = self.placeholders(ctx, agent_dir)
+        why = self.write_tools(ctx, agent_dir)
+        if why is not None:
+            return AgentOutcome(error=why)
         try:
             for fname, text in self.files.items():
                 target = (agent_dir / Template(fname).substitute(values)).resolve()
