@@ -15,7 +15,8 @@ import pytest
 from eval_support import ROOT
 from frontier_measure import harbor
 
-pytestmark = [pytest.mark.needs_docker, pytest.mark.slow]
+# The first trial builds the wheels (the C++ core, from scratch on a clean clone).
+pytestmark = [pytest.mark.needs_docker, pytest.mark.slow, pytest.mark.timeout(900)]
 
 TASK = ROOT / "tasks" / "module" / "dedupe"
 FM = str(Path(sys.executable).parent / "frontier-measure")
