@@ -13,6 +13,7 @@ debian_packages=(
   docker.io debootstrap                            # repository scale: Docker backend
   bubblewrap                                       # namespaces of each side (local backend, workers)
   make gcc                                         # repository scale: bundled task builds
+  chromium                                         # the dashboard's browser tests (Playwright)
 )
 
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
@@ -39,7 +40,7 @@ echo "setup: building and installing frontier-measure into .venv"
 # The build backend also lives in .venv, so later rebuilds (scripts/rebuild.sh)
 # and wheel builds (frontier-measure harbor export) work without build isolation.
 .venv/bin/pip install -q "scikit-build-core>=0.10" "pybind11>=2.13"
-.venv/bin/pip install -q -e '.[test,bench,kernel,docker,report,dev,platform]'
+.venv/bin/pip install -q -e '.[test,bench,kernel,docker,report,dev,platform,dashboard]'
 # The CLI agents the platform's tests run (mini-swe-agent), in venvs of their own.
 bash scripts/agents.sh
 echo "setup: done (activate with: source .venv/bin/activate)"
