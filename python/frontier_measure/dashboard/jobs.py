@@ -50,7 +50,8 @@ def runner_pid(run_dir: Path, locks: Path = Path("/proc/locks")) -> int | None:
         parts = line.split()
         # "1: FLOCK  ADVISORY  WRITE 1234 fd:01:5678 0 EOF"; waiters are marked "->".
         if len(parts) >= 6 and parts[1] != "->" and parts[5] == want:
-            with contextlib.suppress(OSError, ValueError):
+            # The runner writes its pid into the file just after locking it.
+            with contextlib.suppress(OSError, ValueError, IndexError):
                 return int(lock.read_text().split()[0])
             with contextlib.suppress(ValueError):
                 return int(parts[4])
