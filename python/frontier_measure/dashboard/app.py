@@ -315,7 +315,8 @@ async def _attempt_stream(d: Dashboard, attempt_id: int) -> AsyncIterator[bytes]
     tail = artefacts.TerminalTail()
     steps = SessionTail()
     probe: AttemptProbe | None = None
-    generation = None
+    generation: tuple[Any, Any] | None = None
+    full: dict[str, Any] = {}
     next_usage = next_lines = 0.0
     last_beat = time.monotonic()
     yield b"retry: 2000\n\n"
@@ -337,9 +338,10 @@ async def _attempt_stream(d: Dashboard, attempt_id: int) -> AsyncIterator[bytes]
             last_beat = time.monotonic()
         now = time.monotonic()
         running = row.get("state") == "running"
-        if row.get("generation") != generation:
-            generation = row.get("generation")
+        if (row.get("generation"), row.get("state")) != generation:
+            generation = (row.get("generation"), row.get("state"))
             probe = None
+            full = await asyncio.to_thread(d.row, attempt_id)  # the queue's row lacks task_path
         if running and now >= next_usage and adir is not None:
             if probe is None:
                 probe = AttemptProbe(d.label, attempt_id, adir / "agent" / "agent.pid")
@@ -347,7 +349,7 @@ async def _attempt_stream(d: Dashboard, attempt_id: int) -> AsyncIterator[bytes]
             yield sse("usage", sample)
             next_usage, last_beat = now + USAGE_S, now
         if running and now >= next_lines:
-            checkout = artefacts.live_checkout(d.db_path.parent, row)
+            checkout = artefacts.live_checkout(d.db_path.parent, full)
             if checkout is not None:
                 counts = await asyncio.to_thread(_line_counts, checkout)
                 if counts is not None:

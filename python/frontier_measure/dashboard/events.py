@@ -17,6 +17,7 @@ changed only on the event loop, so a snapshot is always consistent.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import json
 import os
@@ -33,6 +34,7 @@ from . import store
 POLL_S = 0.2  # how often the database is asked whether it changed
 KEEPALIVE_S = 15.0  # an SSE comment this often keeps proxies and dead-peer detection honest
 QUEUE_LIMIT = 512  # a browser this far behind is dropped (it reconnects and gets a snapshot)
+RECENT_EVENTS = 50  # the events a snapshot carries, for the page's feed
 
 
 def sse(event: str, data: Any, event_id: str | None = None) -> bytes:
@@ -68,6 +70,7 @@ class Live:
         self.status: dict[str, Any] = {}  # the runner and the dashboard's jobs (jobs.py)
         self.error: str | None = None
         self.listeners: list[Callable[[dict[str, Any]], None]] = []
+        self.recent: collections.deque[dict[str, Any]] = collections.deque(maxlen=RECENT_EVENTS)
         self._metrics: dict[str, Any] | None = None
         self._subscribers: set[asyncio.Queue[bytes | None]] = set()
         self._identity: tuple[int, int] | None = None  # of the file the picture is from
@@ -169,6 +172,7 @@ class Live:
         self.error = None
         self._identity = found.identity
         self.cursor = found.changes.cursor
+        self.recent.extend(found.changes.events)
         if found.runs is not None:
             self.runs = found.runs
         if found.replaced:
@@ -213,6 +217,7 @@ class Live:
         return {"cursor": str(self.cursor), "now": time.time(), "db": str(self.db_path),
                 "exists": self._identity is not None, "error": self.error, "runs": self.runs,
                 "columns": store.ROW_FIELDS, "attempts": store.packed(self.rows.values()),
+                "events": list(self.recent),
                 "metrics": self.metrics(), "status": self.status}
 
     def set_status(self, status: dict[str, Any]) -> None:

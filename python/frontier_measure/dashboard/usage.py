@@ -247,5 +247,5 @@ class AttemptProbe:
         self.session = SessionProbe(self.pid_file)
 
     def sample(self) -> dict[str, Any]:
-        return {"at": time.time(), "container": self.container.sample(),
-                "session": self.session.sample()}
+        return {"at": time.time(), "host_cpus": os.cpu_count(),
+                "container": self.container.sample(), "session": self.session.sample()}

@@ -20,7 +20,6 @@ const state = {
   live: null,
   tab: "terminal",
   termStream: "session",
-  termChosen: false,
   usage: [],             // recent container CPU samples (sparkline)
   filesTimer: null,
   catalog: null,
@@ -35,7 +34,7 @@ const ESC = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;
 const esc = (v) => String(v ?? "").replace(/[&<>"']/g, (c) => ESC[c]);
 const now = () => Date.now() / 1000 + state.clockSkew;
 const num = (v, d = 0) => (v === null || v === undefined ? "–" : Number(v).toLocaleString("en-US", { maximumFractionDigits: d, minimumFractionDigits: d }));
-const money = (v) => (v === null || v === undefined ? "–" : "$" + Number(v).toFixed(Number(v) < 1 ? 4 : 2));
+const money = (v) => (v === null || v === undefined ? "–" : "$" + (Number(v) < 0.01 && Number(v) > 0 ? Number(v).toPrecision(2) : Number(v).toFixed(Number(v) < 1 ? 3 : 2)));
 const pct = (v) => (v === null || v === undefined ? "–" : (100 * v).toFixed(1) + "%");
 function bytes(v) {
   if (v === null || v === undefined) return "–";
@@ -250,6 +249,8 @@ function onSnapshot(s) {
   renderAll();
   renderStatus();
   renderMetrics(s.metrics);
+  $("events").replaceChildren();
+  renderEvents(s.events || []);
   if (s.error) $("run-name").textContent = s.error;
   if (state.selected === null) {
     const fromHash = Number(new URLSearchParams(location.hash.slice(1)).get("a"));
@@ -383,8 +384,10 @@ function select(id) {
   state.usage = [];
   $("term-session").textContent = "";
   $("term-process").textContent = "";
-  state.termChosen = false;
-  showStream("session");
+  // The session (from the gateway) is the view for an agent with a model; one
+  // without a model (nop, oracle, replay) has only its process output.
+  const chosen = state.attempts.get(id);
+  showStream(chosen && chosen.model === "-" ? "process" : "session");
   renderSelected();
   renderEnvironment();
   followAttempt(id);
@@ -422,9 +425,6 @@ function followAttempt(id) {
     const text = cleanTerminal(d.text);
     if (d.reset) term.textContent = (d.clipped ? `… (the start: /api/attempts/${id}/terminal)\n` : "") + text;
     else term.append(text);
-    // The session is the default view; an agent without a model has only its process output.
-    if (d.stream === "process" && text && !$("term-session").textContent && state.termStream === "session"
-        && !state.termChosen) showStream("process");
     if ($("follow").checked) term.scrollTop = term.scrollHeight;
   });
   es.addEventListener("usage", (e) => renderUsage(JSON.parse(e.data)));
@@ -435,9 +435,8 @@ function followAttempt(id) {
   });
 }
 
-function showStream(name, chosen = false) {
+function showStream(name) {
   state.termStream = name;
-  if (chosen) state.termChosen = true;
   for (const b of document.querySelectorAll("[data-stream]")) b.setAttribute("aria-pressed", String(b.dataset.stream === name));
   $("term-session").hidden = name !== "session";
   $("term-process").hidden = name !== "process";
@@ -494,7 +493,8 @@ function renderUsage(s) {
     const cpus = c.limits.cpus;
     parts.push(`<h3>Container ${esc(c.id)}</h3><dl class="kv"><dt>image</dt><dd>${esc(c.image)}</dd><dt>limits</dt>`
       + `<dd>${cpus ? cpus + " CPUs" : "no CPU limit"} · ${c.limits.memory ? bytes(c.limits.memory) : "no memory limit"} · ${c.limits.pids ?? "no"} pids</dd><dt>read from</dt><dd>${esc(c.source)}</dd></dl>`
-      + meter("CPU", c.cpu_percent ?? 0, cpus ? cpus * 100 : null, (v) => v.toFixed(0) + "%")
+      // Without a CPU limit the container may use every host CPU: the bar is out of those.
+      + meter(cpus ? "CPU" : `CPU (of ${s.host_cpus} host CPUs)`, c.cpu_percent ?? 0, (cpus || s.host_cpus) * 100, (v) => v.toFixed(0) + "%")
       + spark(state.usage)
       + meter("memory", c.memory ?? 0, c.limits.memory, bytes)
       + (c.memory_peak ? `<div class="muted small">peak ${bytes(c.memory_peak)}</div>` : "")
@@ -719,7 +719,7 @@ function init() {
   $("tabs").addEventListener("click", (ev) => { const b = ev.target.closest("button[data-tab]"); if (b) showTab(b.dataset.tab); });
   $("tree").addEventListener("click", (ev) => { const li = ev.target.closest("li[data-path]"); if (li) openFile(li.dataset.path); });
   $("files-refresh").addEventListener("click", () => loadTab());
-  for (const b of document.querySelectorAll("[data-stream]")) b.addEventListener("click", () => showStream(b.dataset.stream, true));
+  for (const b of document.querySelectorAll("[data-stream]")) b.addEventListener("click", () => showStream(b.dataset.stream));
   $("stop").addEventListener("click", stopRun);
   $("launch-open").addEventListener("click", () => openLaunch().catch((err) => flash(`launch: ${err.message}`)));
   $("launch-cancel").addEventListener("click", () => $("launch").close());
