@@ -20,7 +20,9 @@ base_url, api_key, api, timeout_s, and the template's vars. A spec's
 `path` (directories put first on PATH).
 
 The agent's environment is built from scratch: the runner's own variables (and
-any real API key in them) are not passed on. It runs in a session of its own and
+any real API key in them) are not passed on. Its stdout and stderr go to
+agent/agent.log as they are written (PYTHONUNBUFFERED for Python agents), so the
+dashboard can follow them live. It runs in a session of its own and
 is killed, whole, at the attempt's operational timeout.
 """
 
@@ -141,6 +143,9 @@ class CommandAgent:
             env = {"PATH": ":".join([*self.path, *([str(tools_dir())] if tools_dir() else []),
                                      os.environ.get("PATH", "/usr/bin:/bin")]),
                    "HOME": str(home), "LANG": "C.UTF-8", "TERM": "dumb",
+                   # Python agents write agent.log as they go (the dashboard follows it),
+                   # not in 8 KiB blocks when their buffer fills or they exit.
+                   "PYTHONUNBUFFERED": "1",
                    "FM_CONTAINER": values["container"]}
             env.update({k: Template(v).substitute(values) for k, v in self.env.items()})
         except (KeyError, ValueError) as exc:
