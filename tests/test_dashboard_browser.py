@@ -265,5 +265,9 @@ def test_a_live_run_launched_retried_stopped_and_exported(tmp_path: Path, page: 
         stopped.close()
     from frontier_measure.platform import checkout, runner
 
+    # The stopped run left nothing: no container, no checkout (an overlay mount as root).
     leftover = checkout.remove_labelled_containers(runner.db_label(db_path))
-    assert leftover == []  # the stopped runner removed its containers itself
+    assert leftover == []
+    mounts = Path("/proc/mounts").read_text()
+    assert str(db_path.parent / "scratch") not in mounts
+    assert not any((db_path.parent / "scratch").glob("*/workspace"))

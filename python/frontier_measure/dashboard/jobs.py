@@ -11,9 +11,10 @@ a runner starting at that instant fail.
 
 Stopping is what Ctrl-C does at a terminal: SIGINT, and the runner cancels its
 attempts (their agents' sessions are killed, their containers removed) and
-leaves them to be run again from scratch at its next start. A runner still
-there after a grace period is killed, and what it leaves (agent sessions,
-labelled containers) is removed the way its next start would remove it.
+leaves them to be run again from scratch at its next start. What that start
+would remove (their checkouts; a container whose removal was cut short) is
+removed as soon as the runner is gone. A runner still there after a grace
+period is killed, and what it leaves is removed the same way.
 """
 
 from __future__ import annotations
@@ -190,6 +191,11 @@ class Jobs:
         if self.stopping is not None:
             if self._runner() is None:
                 self.stopping = None
+                # What the interrupted attempts leave until the runner's next start (an
+                # overlay checkout stays mounted; a container whose removal the second
+                # cancellation of asyncio.run's shutdown cut short) goes now, as that start
+                # would remove it.
+                await asyncio.to_thread(self._leftovers, self._interrupted())
             elif time.monotonic() - self.stopping > STOP_GRACE_S:
                 await self._kill()
             return
@@ -237,13 +243,20 @@ class Jobs:
                     or ours.process.returncode is not None):
                 break
             await asyncio.sleep(0.1)
-        running = [str(r["dir"]) for r in self.live.rows.values()
-                   if r.get("state") == "running" and r.get("dir")]
-        await asyncio.to_thread(self._leftovers, running)
+        await asyncio.to_thread(self._leftovers, self._interrupted())
 
-    def _leftovers(self, dirs: list[str]) -> None:
-        """What a killed runner's next start would remove: its agents and containers."""
-        for d in dirs:
+    def _interrupted(self) -> list[tuple[str, int]]:
+        """(artefact directory, generation) of the attempts a runner left running."""
+        return [(str(r["dir"]), int(r.get("generation") or 0)) for r in self.live.rows.values()
+                if r.get("state") == "running" and r.get("dir")]
+
+    def _leftovers(self, attempts: list[tuple[str, int]]) -> None:
+        """What the runner's next start would remove of a stopped run: the agents'
+        sessions and checkouts of its interrupted attempts (a next run starts them in
+        a new generation, elsewhere) and its labelled containers."""
+        for d, gen in attempts:
             co.kill_recorded(self.run_dir / d / "agent" / "agent.pid")
-        if co.docker_available() is None:
+            co.remove_tree(self.run_dir / "scratch" / f"{Path(d).name}-g{gen}")
+        # A runner that started meanwhile owns the label now (and removes leftovers itself).
+        if runner_pid(self.run_dir) is None and co.docker_available() is None:
             co.remove_labelled_containers(db_label(self.db_path))
