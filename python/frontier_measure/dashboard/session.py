@@ -25,26 +25,11 @@ import os
 from pathlib import Path
 from typing import Any
 
+from ..platform.scripted_model import message_text
+
 OUTPUT_CHARS = 4000  # of one command's output
 TASK_LINES = 12  # of the task statement, shown once
 FIRST = 256 * 1024  # a browser that joins late sees this much of the session's end
-
-
-def _text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        parts = []
-        for block in content:
-            if isinstance(block, dict):
-                if block.get("type") == "tool_result":
-                    parts.append(_text(block.get("content")))
-                elif isinstance(block.get("text"), str):
-                    parts.append(block["text"])
-            elif isinstance(block, str):
-                parts.append(block)
-        return "\n".join(parts)
-    return ""
 
 
 def _clip(text: str, limit: int = OUTPUT_CHARS) -> str:
@@ -75,7 +60,7 @@ def _results(messages: list[Any]) -> list[str]:
     out = []
     for m in messages[last + 1:]:
         if isinstance(m, dict) and m.get("role") in ("tool", "user"):
-            text = _text(m.get("content"))
+            text = message_text(m.get("content"))
             if text:
                 out.append(_output(text))
     return out
@@ -146,7 +131,7 @@ def render(record: dict[str, Any], step: int) -> str:
     out: list[str] = []
     if step == 1:
         users = [m for m in messages if isinstance(m, dict) and m.get("role") == "user"]
-        task = _text(users[0].get("content")).strip().splitlines() if users else []
+        task = message_text(users[0].get("content")).strip().splitlines() if users else []
         if task:
             more = f"\n… ({len(task) - TASK_LINES} more lines)" if len(task) > TASK_LINES else ""
             out.append("(task) " + "\n".join(task[:TASK_LINES]) + more + "\n")
