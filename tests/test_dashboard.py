@@ -487,3 +487,19 @@ def test_serve_prints_its_address_and_answers(tmp_path: Path) -> None:
         proc.wait(30)
         if proc.stderr:
             proc.stderr.close()
+
+
+def test_nan_and_infinity_reach_the_page_as_null(syn: Path) -> None:
+    # A result may hold NaN (no estimate); JSON may not, and JSON.parse would reject the message.
+    db = Database(syn)
+    db.conn.execute("UPDATE attempts SET speedup = ?, cost = ? WHERE id = 1", (float("nan"), float("inf")))
+    db.close()
+    with TestClient(app_mod.create_app(syn, poll_s=0.05), base_url=BASE) as client:
+        body = client.get("/api/snapshot").text
+        assert "NaN" not in body and "Infinity" not in body
+        row = dict(zip(store.ROW_FIELDS, json.loads(body)["attempts"][0], strict=True))
+        assert row["speedup"] is None and row["cost"] is None
+        assert client.get("/api/attempts/1").json()["attempt"]["speedup"] is None
+    from frontier_measure.dashboard.events import sse
+
+    assert sse("update", {"x": [float("nan"), 1.5]}) == b'event: update\ndata: {"x":[null,1.5]}\n\n'

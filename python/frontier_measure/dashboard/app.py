@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import socket
 import sqlite3
@@ -64,6 +65,13 @@ CSV_TABLES = ("attempts", "requests", "checks", "events", "summary")
 NO_CACHE = {"Cache-Control": "no-store"}
 # matplotlib's SVG styles its elements inline; it may do that, and nothing else.
 SVG_POLICY = {"Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'"}
+
+
+class Json(JSONResponse):
+    """JSON without NaN or infinity (a result may hold them; JSON may not)."""
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(store.finite(content), allow_nan=False, separators=(",", ":")).encode()
 
 
 class Dashboard:
@@ -137,8 +145,8 @@ def create_app(db_path: Path, *, token: str | None = None, host: str = "127.0.0.
     # ------------------------------------------------------------------ the run
 
     @app.get("/api/snapshot")
-    def snapshot() -> JSONResponse:
-        return JSONResponse(d.live.snapshot(), headers=NO_CACHE)
+    def snapshot() -> Json:
+        return Json(d.live.snapshot(), headers=NO_CACHE)
 
     @app.get("/api/stream")
     async def stream() -> StreamingResponse:
@@ -146,11 +154,11 @@ def create_app(db_path: Path, *, token: str | None = None, host: str = "127.0.0.
                                  headers={**NO_CACHE, "X-Accel-Buffering": "no"})
 
     @app.get("/api/catalog")
-    def catalog() -> JSONResponse:
-        return JSONResponse(launch.catalog(d.run_specs(), d.docker), headers=NO_CACHE)
+    def catalog() -> Json:
+        return Json(launch.catalog(d.run_specs(), d.docker), headers=NO_CACHE)
 
     @app.post("/api/launch")
-    async def launch_run(request: Request) -> JSONResponse:
+    async def launch_run(request: Request) -> Json:
         form = await _json(request)
         runs = await asyncio.to_thread(d.run_specs)
         cat = await asyncio.to_thread(launch.catalog, runs, d.docker)
@@ -159,18 +167,18 @@ def create_app(db_path: Path, *, token: str | None = None, host: str = "127.0.0.
             doc = launch.compose(form, cat, name)
             path = await asyncio.to_thread(launch.write_spec, doc, d.db_path.parent)
         except launch.LaunchError as exc:
-            return JSONResponse({"problems": exc.problems}, status_code=400)
+            return Json({"problems": exc.problems}, status_code=400)
         job = d.jobs.submit("run", path)
-        return JSONResponse({"job": job.view(), "spec": path.read_text()})
+        return Json({"job": job.view(), "spec": path.read_text()})
 
     @app.post("/api/stop")
-    def stop() -> JSONResponse:
-        return JSONResponse(d.jobs.stop())
+    def stop() -> Json:
+        return Json(d.jobs.stop())
 
     @app.post("/api/jobs/{job_id}/cancel")
-    def cancel(job_id: int) -> JSONResponse:
+    def cancel(job_id: int) -> Json:
         try:
-            return JSONResponse(d.jobs.cancel(job_id).view())
+            return Json(d.jobs.cancel(job_id).view())
         except KeyError:
             raise HTTPException(404, f"no job {job_id}") from None
         except ValueError as exc:
@@ -186,7 +194,7 @@ def create_app(db_path: Path, *, token: str | None = None, host: str = "127.0.0.
     # ------------------------------------------------------------------ one attempt
 
     @app.get("/api/attempts/{attempt_id}")
-    def attempt(attempt_id: int) -> JSONResponse:
+    def attempt(attempt_id: int) -> Json:
         with d.read() as conn:
             row = store.attempt(conn, attempt_id)
             if row is None:
@@ -196,10 +204,10 @@ def create_app(db_path: Path, *, token: str | None = None, host: str = "127.0.0.
                     "requests": store.requests_of(conn, attempt_id, gen),
                     "events": store.events_of(conn, attempt_id),
                     "checks": store.checks(conn, attempt_id)}
-        return JSONResponse(body, headers=NO_CACHE)
+        return Json(body, headers=NO_CACHE)
 
     @app.post("/api/attempts/{attempt_id}/retry")
-    def retry(attempt_id: int) -> JSONResponse:
+    def retry(attempt_id: int) -> Json:
         row = d.row(attempt_id)
         if row.get("state") == "running":
             raise HTTPException(409, f"attempt {attempt_id} is running")
@@ -210,7 +218,7 @@ def create_app(db_path: Path, *, token: str | None = None, host: str = "127.0.0.
             raise HTTPException(409, f"the run's spec {spec} is gone; run it again from a "
                                      "terminal with --retry")
         job = d.jobs.submit("retry", spec, attempt_id)
-        return JSONResponse({"job": job.view()})
+        return Json({"job": job.view()})
 
     @app.get("/api/attempts/{attempt_id}/live")
     async def live(attempt_id: int) -> StreamingResponse:
@@ -230,31 +238,31 @@ def create_app(db_path: Path, *, token: str | None = None, host: str = "127.0.0.
         return PlainTextResponse(path.read_text(errors="replace"), headers=NO_CACHE)
 
     @app.get("/api/attempts/{attempt_id}/workspace")
-    def workspace(attempt_id: int) -> JSONResponse:
-        return JSONResponse(artefacts.workspace(d.db_path.parent, d.row(attempt_id)),
+    def workspace(attempt_id: int) -> Json:
+        return Json(artefacts.workspace(d.db_path.parent, d.row(attempt_id)),
                             headers=NO_CACHE)
 
     @app.get("/api/attempts/{attempt_id}/file")
-    def file(attempt_id: int, path: str) -> JSONResponse:
+    def file(attempt_id: int, path: str) -> Json:
         try:
-            return JSONResponse(artefacts.read_file(d.db_path.parent, d.row(attempt_id), path),
+            return Json(artefacts.read_file(d.db_path.parent, d.row(attempt_id), path),
                                 headers=NO_CACHE)
         except FileNotFoundError:
             raise HTTPException(404, f"no file {path!r} in this workspace") from None
 
     @app.get("/api/attempts/{attempt_id}/configuration")
-    def configuration(attempt_id: int) -> JSONResponse:
+    def configuration(attempt_id: int) -> Json:
         row = d.row(attempt_id)
         with d.read() as conn:
             run = store.run_of(conn, int(row["run_id"]))
-        return JSONResponse(artefacts.configuration(d.db_path.parent, row, run), headers=NO_CACHE)
+        return Json(artefacts.configuration(d.db_path.parent, row, run), headers=NO_CACHE)
 
     @app.get("/api/attempts/{attempt_id}/verification")
-    def verification(attempt_id: int) -> JSONResponse:
+    def verification(attempt_id: int) -> Json:
         row = d.row(attempt_id)
         with d.read() as conn:
             checks = store.checks(conn, attempt_id)
-        return JSONResponse(artefacts.verification(d.db_path.parent, row, checks),
+        return Json(artefacts.verification(d.db_path.parent, row, checks),
                             headers=NO_CACHE)
 
     @app.get("/api/attempts/{attempt_id}/speedups.svg")

@@ -40,7 +40,8 @@ RECENT_EVENTS = 50  # the events a snapshot carries, for the page's feed
 def sse(event: str, data: Any, event_id: str | None = None) -> bytes:
     """One server-sent event (JSON data on one line)."""
     head = f"id: {event_id}\n" if event_id else ""
-    return f"{head}event: {event}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n".encode()
+    body = json.dumps(store.finite(data), separators=(",", ":"), allow_nan=False)
+    return f"{head}event: {event}\ndata: {body}\n\n".encode()
 
 
 @dataclass

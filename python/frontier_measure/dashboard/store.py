@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -155,6 +156,18 @@ def runs(conn: sqlite3.Connection, specs: bool = False) -> list[dict[str, Any]]:
     return [{k: r.get(k) for k in keys} for r in _all(conn, "SELECT * FROM runs ORDER BY id")]
 
 
+def finite(value: Any) -> Any:
+    """`value` with every NaN or infinity replaced by None: JSON has no such numbers,
+    and a browser's JSON.parse rejects a whole message for one of them."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [finite(v) for v in value]
+    return value
+
+
 def row_view(a: dict[str, Any]) -> dict[str, Any]:
     """The task queue's view of an attempt row (figures rounded for display)."""
     out = {k: a.get(k) for k in ROW_FIELDS}
@@ -162,7 +175,7 @@ def row_view(a: dict[str, Any]) -> dict[str, Any]:
         out["error"] = out["error"][:ERROR_CHARS] + " ..."
     for k, v in out.items():
         if isinstance(v, float):
-            out[k] = round(v, 6 if k == "cost" else 3)
+            out[k] = round(v, 6 if k == "cost" else 3) if math.isfinite(v) else None
     return out
 
 

@@ -382,6 +382,8 @@ function select(id) {
   if (tr) tr.classList.add("selected");
   history.replaceState(null, "", `#a=${id}`);
   state.usage = [];
+  $("m-lines").textContent = "–";  // a running attempt's count comes with its live stream
+  $("m-files").textContent = "";
   $("term-session").textContent = "";
   $("term-process").textContent = "";
   // The session (from the gateway) is the view for an agent with a model; one
