@@ -10,6 +10,7 @@ debian_packages=(
   linux-perf                                       # perf stat, for cross-checks
   hyperfine                                        # bench: side-by-side comparison
   qemu-user-static                                 # kernel scale: differential tests
+  gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf  # kernel scale: riscv-tests ISA suite, CoreMark/Dhrystone
   docker.io debootstrap                            # repository scale: Docker backend
   bubblewrap                                       # namespaces of each side (local backend, workers)
   make gcc                                         # repository scale: bundled task builds

@@ -45,6 +45,9 @@ def _skip_reason(marker: str) -> str | None:
         return None if importlib.util.find_spec("ziglang") else "ziglang package not installed"
     if marker == "needs_perf":
         return _perf_reason()
+    if marker == "needs_riscv_gcc":
+        return None if shutil.which("riscv64-unknown-elf-gcc") else (
+            "riscv64-unknown-elf-gcc not installed (scripts/setup.sh installs gcc-riscv64-unknown-elf)")
     return None
 
 

@@ -3,8 +3,11 @@ report tests: every stage of the pipeline, every scale."""
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Any
+
+from frontier_measure import results
 
 SCHEMA = "frontier-measure/result"
 
@@ -124,3 +127,8 @@ def suite() -> list[tuple[str, dict[str, Any]]]:
                                       threshold=2.0, inputs=[("n4096", 3.3)],
                                       started_at="2026-11-29T21:00:00+00:00"))
     return out
+
+
+def sealed(res: dict[str, Any], **kw: Any) -> str:
+    """The result as JSON with this account's seal, as the evaluator writes it."""
+    return json.dumps(results.seal(dict(res)), **kw)

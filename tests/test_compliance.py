@@ -87,17 +87,27 @@ def test_local_names_shadow_nothing_builtin(tmp_path):
     assert check(tmp_path, src) == []
 
 
-def test_native_and_bytecode_files(tmp_path):
+def test_native_files_are_flagged_and_caches_are_not_candidate_code(tmp_path):
     (tmp_path / "fast.cpython-311-x86_64-linux-gnu.so").write_bytes(b"\x7fELF....")
     (tmp_path / "blob.bin").write_bytes(b"\x7fELF\x02\x01")
     (tmp_path / "__pycache__").mkdir()
     (tmp_path / "__pycache__" / "mod.cpython-311.pyc").write_bytes(b"\x00" * 16)
+    (tmp_path / "__pycache__" / "evil.py").write_text("import ctypes\n")
     found = {(f.file, f.rule) for f in inspect(tmp_path, RULES)}
-    assert ("fast.cpython-311-x86_64-linux-gnu.so", "native-code") in found
-    assert ("blob.bin", "native-code") in found
-    assert ("__pycache__/mod.cpython-311.pyc", "compiled-code") in found
-    allowed = Compliance(allow=["native", "bytecode"])
+    assert found == {("fast.cpython-311-x86_64-linux-gnu.so", "native-code"),
+                     ("blob.bin", "native-code")}
+    # __pycache__ is never copied for a side, so never run: not inspected either.
+    allowed = Compliance(allow=["native"])
     assert inspect(tmp_path, allowed) == []
+
+
+def test_excluded_paths_are_not_candidate_code(tmp_path):
+    (tmp_path / "lib.py").write_text("x = 1\n")
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_lib.py").write_text("import pytest\nimport subprocess\n")
+    assert len(inspect(tmp_path, RULES)) == 2
+    assert inspect(tmp_path, Compliance(allowed_imports=RULES.allowed_imports,
+                                        exclude=["tests/"])) == []
 
 
 def test_symlink_out_of_the_candidate(tmp_path):
@@ -120,3 +130,55 @@ def test_every_file_of_a_package_is_inspected(tmp_path):
     assert [(f.file, f.line, f.rule) for f in found] == [("pkg/sub/deep.py", 4, "escape-hatch")]
     assert "pkg/sub/deep.py:4: [escape-hatch]" in str(found[0])
 
+
+@pytest.mark.parametrize("src,rule", [
+    # builtins reached by subscript, vars() or globals()
+    ("f = __builtins__['__import__']\n", "escape-hatch"),
+    ("import builtins\nrun = vars(builtins)['exec']\n", "escape-hatch"),
+    ("b = globals()['__builtins__']['eval']\n", "escape-hatch"),
+    ("e = __builtins__.__dict__['eval']\n", "escape-hatch"),
+    # a module reached as an attribute of another
+    ("import os.path\ns = os.path.os.system\n", "module-via-attribute"),
+    ("import re\nx = re.sys\n", "module-via-attribute"),
+    ("import collections\nx = collections._sys.modules\n", "module-via-attribute"),
+    # a computed name in a module's namespace
+    ("import os\nk = 'fo' + 'rk'\nvars(os)[k]()\n", "escape-hatch"),
+    ("import os\nos.__dict__['sys' + 'tem']('x')\n", "escape-hatch"),
+])
+def test_evasions_are_resolved(tmp_path, src, rule):
+    assert rule in [f.rule for f in check(tmp_path, src)]
+
+
+def test_source_is_read_as_python_reads_it(tmp_path):
+    # Under a UTF-7 coding cookie "+AAo-" is a newline: Python runs the import
+    # that an inspector reading UTF-8 would take for part of a comment.
+    (tmp_path / "mod.py").write_bytes(b"# -*- coding: utf-7 -*-\n# hidden +AAo-import ctypes\n")
+    assert ("escape-hatch", 3) in rules_of(inspect(tmp_path, RULES))
+
+
+def test_a_symlinked_directory_leading_outside_is_flagged(tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "x.py").write_text("import ctypes\n")
+    cand = tmp_path / "cand"
+    cand.mkdir()
+    (cand / "mod.py").write_text("x = 1\n")
+    (cand / "pkg").symlink_to(outside, target_is_directory=True)
+    assert [(f.file, f.rule) for f in inspect(cand, RULES)] == [("pkg", "symlink-escape")]
+
+
+def test_a_module_named_like_the_standard_librarys_is_flagged(tmp_path):
+    (tmp_path / "json.py").write_text("x = 1\n")
+    (tmp_path / "random").mkdir()
+    (tmp_path / "random" / "__init__.py").write_text("")
+    found = {(f.file, f.rule) for f in inspect(tmp_path, RULES)}
+    assert found == {("json.py", "shadows-stdlib"), ("random/", "shadows-stdlib")}
+
+
+def test_allowances_at_the_level_of_a_submodule(tmp_path):
+    rules = Compliance(allowed_imports=["importlib.resources"])
+    assert check(tmp_path, "import importlib.resources\nfrom importlib import resources\n"
+                           "resources.files('x')\n", rules) == []
+    found = rules_of(check(tmp_path, "import importlib\nimportlib.import_module('ctypes')\n",
+                           rules))
+    assert ("escape-hatch", 1) in found and ("escape-hatch", 2) in found

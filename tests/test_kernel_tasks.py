@@ -42,7 +42,7 @@ def test_oracle_reaches_threshold(name: str, tmp_path: Path) -> None:
     assert all(t["deterministic"] and t["rounds"] == 1 for t in perf["inputs"])
     assert res["reward"]["reward"] == 1.0
     written = json.loads((tmp_path / f"kernel-{name}" / "result.json").read_text())
-    assert written["strict_success"] is True and written["schema_version"] == 2
+    assert written["strict_success"] is True and written["schema_version"] == 3
 
 
 @pytest.mark.needs_zig

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from frontier_measure import report as rep
 from frontier_measure.cli import main
 from frontier_measure.report import model, tables
-from report_results import result, suite
+from report_results import result, sealed, suite
 
 
 def write_suite(root: Path) -> Path:
@@ -22,7 +22,7 @@ def write_suite(root: Path) -> Path:
     for rel, res in suite():
         p = runs / rel / "result.json"
         p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(json.dumps(res, indent=1))
+        p.write_text(sealed(res, indent=1))
     return runs
 
 
@@ -59,7 +59,7 @@ def test_given_attempt_numbers_and_labels_are_kept(tmp_path):
     for k, cand in ((5, "z"), (2, "y")):
         p = tmp_path / cand / "result.json"
         p.parent.mkdir()
-        p.write_text(json.dumps(result("t", candidate=cand, attempt=k, label=f"run-{k}")))
+        p.write_text(sealed(result("t", candidate=cand, attempt=k, label=f"run-{k}")))
     r = rep.build([tmp_path])
     assert [(a.number, a.label) for a in r.tasks[0].attempts] == [(2, "run-2"), (5, "run-5")]
     assert tables.scale_tasks(r, "module").flat_headers[4] == "#2 functional"
@@ -69,7 +69,7 @@ def test_duplicate_attempt_numbers_fall_back_to_order(tmp_path):
     for cand in ("b", "a"):
         p = tmp_path / cand / "result.json"
         p.parent.mkdir()
-        p.write_text(json.dumps(result("t", candidate=cand, attempt=1)))
+        p.write_text(sealed(result("t", candidate=cand, attempt=1)))
     r = rep.build([tmp_path])
     assert [(a.number, a.label) for a in r.tasks[0].attempts] == [(1, "a"), (2, "b")]
 
@@ -188,7 +188,7 @@ def test_timing_violation_and_insufficient_inputs(tmp_path):
     res["performance"].update(speedup=None, verdict="violation", meets_threshold=False)
     res["strict_success"] = False
     p = tmp_path / "r.json"
-    p.write_text(json.dumps(res))
+    p.write_text(sealed(res))
     r = rep.build([p])
     a = r.attempts[0]
     assert a.functional and not a.faster and not a.strict
@@ -207,7 +207,7 @@ def test_damaged_and_foreign_files_are_named_and_skipped(runs, tmp_path):
         "list.json": "[1, 2, 3]",
         "foreign.json": json.dumps({"name": "package.json", "version": "1.0"}),
         "future.json": json.dumps({"schema": "frontier-measure/result", "schema_version": 99}),
-        "noscale.json": json.dumps({**result("x"), "task": {"name": "x", "scale": "galaxy"}}),
+        "noscale.json": sealed({**result("x"), "task": {"name": "x", "scale": "galaxy"}}),
         "binary.json": b"\xff\xfe\x00garbage",
     }
     for name, text in bad.items():
@@ -340,7 +340,7 @@ def test_markdown_outline(built):
 
 def test_pipe_in_a_name_does_not_break_markdown_tables(tmp_path):
     p = tmp_path / "r.json"
-    p.write_text(json.dumps(result("a|b")))
+    p.write_text(sealed(result("a|b")))
     md = rep.markdown.render(rep.build([p]), {})
     assert "| a\\|b |" in md
 
@@ -353,7 +353,7 @@ def test_labels_tell_candidates_apart(tmp_path):
         res["candidate"]["path"] = cand
         p = tmp_path / f"r{k}" / "result.json"
         p.parent.mkdir()
-        p.write_text(json.dumps(res))
+        p.write_text(sealed(res))
     r = rep.build([tmp_path])
     assert [(a.number, a.label) for a in r.attempts] == [
         (1, "a1"), (2, "environment/workspace"), (3, "solution/workspace"),
@@ -378,7 +378,7 @@ def test_deterministic_cost_without_interval(tmp_path):
     inp.update(ci_low=None, ci_high=None, lower_bound=3.0, rounds=1, verdict="faster",
                meets_threshold=True)
     p = tmp_path / "r.json"
-    p.write_text(json.dumps(res))
+    p.write_text(sealed(res))
     r = rep.build([p])
     assert r.attempts[0].faster and r.attempts[0].strict
     assert r.funnel().meets_threshold == 1
@@ -395,7 +395,7 @@ def test_functional_failure_without_a_failing_item(tmp_path):
     res["failure"] = {"stage": "functional", "rule": "stray-process",
                       "reason": "case c1 left 1 process running after it ended"}
     p = tmp_path / "r.json"
-    p.write_text(json.dumps(res))
+    p.write_text(sealed(res))
     r = rep.build([p])
     a = r.attempts[0]
     assert a.pass_rate == 1.0 and not a.functional
@@ -409,6 +409,6 @@ def test_exact_interval_of_a_deterministic_cost(tmp_path):
     res["performance"]["inputs"][0].update(ci_low=2.27, ci_high=2.27, lower_bound=2.27,
                                            confidence=1.0, rounds=1)
     p = tmp_path / "r.json"
-    p.write_text(json.dumps(res))
+    p.write_text(sealed(res))
     t = tables.scale_inputs(rep.build([p]), "kernel")
     assert dict(zip(t.headers, t.rows[0], strict=True))["95% CI"] == "exact"

@@ -110,3 +110,28 @@ def test_report_from_real_results(runs: Path, tmp_path: Path):
     assert len([m for m in z.namelist() if m.startswith("results/")]) == 4
     html = (a / "report.html").read_text()
     assert html.count("<svg") == 3  # funnel, module speedups, pass rates
+
+
+def test_a_forged_or_stale_result_is_not_counted(runs: Path, tmp_path: Path):
+    # A copy of a failing candidate's result, rewritten as a success: the
+    # seal no longer verifies.
+    src = next((runs / "wrong_message").rglob("result.json"))
+    forged = json.loads(src.read_text())
+    forged["strict_success"] = True
+    forged["failure"] = None
+    dest = tmp_path / "forged" / "result.json"
+    dest.parent.mkdir()
+    dest.write_text(json.dumps(forged))
+    r = rep.build([dest])
+    assert not r.tasks and "edited after the evaluation" in r.skipped[0].reason
+    assert rep.build([dest], accept_unsealed=True).tasks  # counted only when asked to
+    # A candidate edited after it was judged no longer matches its result.
+    cand = Path(forged["candidate"]["path"])
+    before = (cand / "dedupe.py").read_text()
+    try:
+        (cand / "dedupe.py").write_text(before + "\n# now different\n")
+        r = rep.build([src])
+        assert not r.tasks and "changed after it was judged" in r.skipped[0].reason
+    finally:
+        (cand / "dedupe.py").write_text(before)
+    assert rep.build([src]).tasks

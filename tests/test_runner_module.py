@@ -111,12 +111,8 @@ def test_a_sandboxed_worker_has_no_network_and_its_own_tmp(tmp_path, open_task_c
     src = PROBE + """
 
 def net():
-    import socket
-    try:
-        socket.create_connection(("127.0.0.1", 22), timeout=1)
-    except OSError as exc:
-        return type(exc).__name__
-    return "connected"
+    with open("/proc/net/dev") as f:
+        return [line.split(":")[0].strip() for line in f.readlines()[2:]]
 
 
 def tmp():
@@ -133,8 +129,7 @@ def tmp():
                 {"kind": "call", "target": "tmp", "args": [], "kwargs": {}}]}, 10)["items"]
         finally:
             w.close()
-    assert items["0/result"] in ("OSError", "ConnectionRefusedError") and \
-        items["0/result"] != "connected"
+    assert items["0/result"] == ["lo"]  # no network but loopback
     assert items["1/result"] == {"$tuple": [[], "candidate"]}
 
 

@@ -90,5 +90,23 @@ def test_bad_machine_file_is_rejected_with_its_line() -> None:
 
 
 def test_unknown_machine_name() -> None:
-    with pytest.raises(FileNotFoundError, match="bundled: .*default"):
+    with pytest.raises(FileNotFoundError, match="bundled: .*rocket.*default = rocket"):
         sim.load_machine("no-such-machine")
+
+
+def test_machine_counters_are_not_readable_from_user_mode() -> None:
+    # csrr t0, mcycle is illegal in a Linux process; rdcycle (cycle) is not.
+    def run_word(word: int) -> Simulator:
+        s = Simulator("user", 0x10000, 1 << 20)
+        code = b"".join(w.to_bytes(4, "little") for w in (word, 0x00000073))  # then ecall (exit)
+        s.write_memory(0x10000, code)
+        s.set_code_range(0x10000, 0x10000 + len(code))
+        s.pc = 0x10000
+        s.set_reg(17, 93)
+        s.run(10)
+        return s
+
+    with pytest.raises(sim.SimulatorFault) as ei:
+        run_word(0xB00022F3)  # csrrs t0, mcycle, x0
+    assert ei.value.code == "illegal_instruction" and ei.value.pc == 0x10000
+    assert run_word(0xC00022F3).exited  # csrrs t0, cycle, x0

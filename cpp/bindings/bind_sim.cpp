@@ -121,6 +121,7 @@ void bind_sim(py::module_& m) {
         .def("set_brk", &Simulator::set_brk)
         .def("set_mmap_area", &Simulator::set_mmap_area)
         .def("set_tohost", &Simulator::set_tohost)
+        .def("set_fromhost", &Simulator::set_fromhost)
         .def("set_output_limit", &Simulator::set_output_limit)
         .def_property("timing", &Simulator::timing, &Simulator::set_timing)
         .def("set_profile_ranges", &Simulator::set_profile_ranges)

@@ -10,6 +10,7 @@ PYBIND11_MODULE(_core, m) {
     bind_timing(m);
     bind_scheduler(m);
     bind_observe(m);
+    bind_audit(m);
 #ifdef FM_HAVE_RISCV
     bind_sim(m);
 #endif

@@ -17,6 +17,7 @@ void bind_process(py::module_& m);
 void bind_timing(py::module_& m);
 void bind_scheduler(py::module_& m);
 void bind_observe(py::module_& m);
+void bind_audit(py::module_& m);
 #ifdef FM_HAVE_RISCV
 void bind_sim(py::module_& m);
 #endif

@@ -116,12 +116,18 @@ def compare(reference: str, candidate: str, rounds: str, warmup: int, threshold:
 @click.option("--format", "formats", default="md,html,csv,zip", show_default=True,
               help="Comma-separated formats: md, html, csv, zip (the zip holds all of them "
                    "plus the source results).")
-def report(results: tuple[Path, ...], out: Path, formats: str) -> None:
+@click.option("--accept-unsealed", is_flag=True,
+              help="Also count results whose seal does not verify on this account: results "
+                   "evaluated on another machine (a Harbor container) or by a version before "
+                   "3. Without it they are skipped, as forgeries would be.")
+def report(results: tuple[Path, ...], out: Path, formats: str, accept_unsealed: bool) -> None:
     """Tables and figures over many tasks and attempts, from result.json files.
 
     RESULTS are result files or directories searched recursively for
     result.json. Attempts are grouped by task; nothing is re-run. Files that
-    are damaged or not frontier-measure results are named and skipped.
+    are damaged or not frontier-measure results are named and skipped, and
+    so are results this account did not seal or whose candidate has changed
+    since it was judged (see --accept-unsealed).
     """
     from . import report as rep
 
@@ -142,7 +148,7 @@ def report(results: tuple[Path, ...], out: Path, formats: str) -> None:
         results = tuple(r for r in results if r.suffix != ".sqlite")
         if not results:
             return
-    built = rep.build(results)
+    built = rep.build(results, accept_unsealed)
     for s in built.skipped:
         click.echo(f"skipped {s.path}: {s.reason}", err=True)
     if rep.figures.missing():
@@ -167,6 +173,7 @@ def _task_errors(fn):
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         from .evaluate import EvaluationError
+        from .results import UnsafeOutput
         from .task import TaskError
 
         try:
@@ -176,6 +183,8 @@ def _task_errors(fn):
                 f"{exc.path}:\n" + "\n".join(f"  {p}" for p in exc.problems)) from None
         except EvaluationError as exc:
             raise click.ClickException(f"the evaluation could not be completed: {exc}") from None
+        except UnsafeOutput as exc:
+            raise click.ClickException(f"refusing the output directory: {exc}") from None
 
     return wrapper
 
@@ -254,20 +263,23 @@ def eval_cmd(target: Path, candidate: Path | None, out: Path, reward: Path | Non
 
     from . import evalview
     from .evaluate import evaluate
-    from .results import write_json
+    from .results import prepare_out, write_json
     from .task import find_tasks
 
     tasks = find_tasks(target)
     if not tasks:
         raise click.ClickException(f"{target}: no task.toml found")
     if len(tasks) == 1:
+        if reward and candidate and candidate.resolve() in reward.resolve().parents:
+            raise click.UsageError(f"--reward {reward}: inside the candidate's files")
         res = evaluate(tasks[0], candidate, out=out, isolation=isolation)
         click.echo(evalview.evaluation(res))
         if reward:
-            write_json(res["reward"], reward)
+            write_json(res["reward"], reward)  # replaces, never writes through, a link
         return
     if candidate is not None:
         raise click.UsageError("--candidate needs a single task")
+    prepare_out(out)  # refused once, not once per task
     started = time.perf_counter()
     rows = []
     with click.progressbar(tasks, label="evaluating", file=sys.stderr,
@@ -308,19 +320,32 @@ def sim() -> None:
 def sim_run(program: Path, args: tuple[str, ...], machine: str, profile: bool,
             stdin_file: Path | None, functional: bool, max_instructions: int,
             json_out: Path | None) -> None:
-    """Run PROGRAM (a static RISC-V ELF) and print its output and statistics."""
+    """Run PROGRAM (a static RISC-V ELF) and print its output and statistics.
+
+    Exits with the program's exit status (128 + n when it was killed by signal
+    n), 124 when the instruction budget ran out and 125 on any other fault
+    (illegal instruction, bad access, unknown syscall).
+    """
     from . import sim as simulator
     from . import simview
 
-    res = simulator.run(program, stdin=stdin_file.read_bytes() if stdin_file else b"",
-                        machine=machine, max_instructions=max_instructions,
-                        argv=[program.name, *args], timing=not functional, profile=profile)
+    try:
+        res = simulator.run(program, stdin=stdin_file.read_bytes() if stdin_file else b"",
+                            machine=machine, max_instructions=max_instructions,
+                            argv=[program.name, *args], timing=not functional, profile=profile)
+    except simulator.SimulatorFault as exc:
+        click.echo(f"fault: {exc}", err=True)
+        if json_out:
+            json_out.write_text(json.dumps({"fault": {"code": exc.code, "pc": exc.pc, "message": str(exc)}},
+                                           indent=2))
+        raise SystemExit(simulator.fault_status(exc)) from None
     sys.stdout.buffer.write(res.stdout)
     sys.stderr.buffer.write(res.stderr)
     sys.stdout.flush()
     click.echo(("\n" if res.stdout and not res.stdout.endswith(b"\n") else "") + simview.result(res))
     if json_out:
         json_out.write_text(json.dumps(res.to_dict(), indent=2))
+    raise SystemExit(simulator.exit_status(res.exit_code))
 
 
 @main.group()

@@ -51,9 +51,16 @@ def evaluate(
     started = time.perf_counter()
     task, runner = load(task_path)
     cand_dir = Path(candidate).resolve() if candidate else task.oracle_dir
+    dest = None
+    if out is not None:
+        # Made (or checked) before anything runs: a directory the candidate
+        # could write to would let it plant its own result.
+        dest = results.prepare_out(results.prepare_out(out, not_inside=[cand_dir]) / task.slug)
     res = results.new({"name": task.name, "path": str(task.path), "scale": task.scale,
-                       "threshold": task.threshold, "cost": task.cost, "entry": task.entry},
+                       "threshold": task.threshold, "cost": task.cost, "entry": task.entry,
+                       "digest": results.tree_digest(task.path)},
                       cand_dir, task.oracle_dir)
+    res["candidate"]["digest"] = results.tree_digest(cand_dir)
     try:
         _run(task, runner, cand_dir, res, progress, isolation, only_cases, timing)
     except Exception as exc:
@@ -68,8 +75,8 @@ def evaluate(
         res["elapsed_s"] = time.perf_counter() - started
         res["reward"] = results.reward(res)
         res["environment"] = environment()
-        if out is not None:
-            results.write_json(res, Path(out) / task.slug / "result.json")
+        if dest is not None:
+            results.write_result(res, dest / "result.json")
     return res
 
 
@@ -118,6 +125,8 @@ def _run(task: Task, runner: ModuleType, cand_dir: Path, res: dict[str, Any],
         else:
             why = f"build failed ({cand_build.status})"
             failures, problems, observed = {c.id: why for c in cases}, [], {}
+        if _violated(session, res):
+            return
         items = compare_items(recorded["items"], observed, excluded=recorded["excluded"],
                               tolerance=task.tolerance, missing_reason=failures)
         res["functional"] = results.functional(items, recorded, failures, problems, task.tolerance)
@@ -146,6 +155,8 @@ def _run(task: Task, runner: ModuleType, cand_dir: Path, res: dict[str, Any],
             return
         timings = session.time(inputs, progress)
         res["isolation"] = session.describe()
+        if _violated(session, res):
+            return
     broken = next((t for t in timings if t.error), None)
     if broken is not None and broken.error_side != "candidate":
         raise SideFailure(broken.error_side or "reference",
@@ -155,3 +166,19 @@ def _run(task: Task, runner: ModuleType, cand_dir: Path, res: dict[str, Any],
     # A verdict on a subset of the cases is a quick check, not a strict success.
     res["strict_success"] = failure is None and only_cases is None
     res["failure"] = failure
+
+
+def _violated(session: Any, res: dict[str, Any]) -> bool:
+    """A run-time compliance violation (the candidate's audit hook) is a
+    compliance failure, whatever stage it surfaced in."""
+    found = list(getattr(session, "violations", []))
+    if not found:
+        return False
+    v = found[0]
+    res["compliance"] = {**(res["compliance"] or {}), "compliant": False,
+                         "runtime_violations": found}
+    where = next((f for f in v.get("stack", []) if not f.startswith("<")), "?")
+    res["failure"] = results.failure("compliance", "runtime-violation",
+                                     f"{v.get('event')}: {v.get('rule')} at {where} "
+                                     f"(arguments {str(v.get('args', ''))[:120]})")
+    return True

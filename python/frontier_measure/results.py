@@ -4,9 +4,9 @@ Reports (tables, figures, html) are rendered from this file only, never from
 live objects, so its shape is a stable, versioned contract:
 
     {
-      "schema": "frontier-measure/result", "schema_version": 2,
-      "task":       {"name", "path", "scale", "threshold", "cost", "entry"},
-      "candidate":  {"path", "is_oracle"},
+      "schema": "frontier-measure/result", "schema_version": 3,
+      "task":       {"name", "path", "scale", "threshold", "cost", "entry", "digest"},
+      "candidate":  {"path", "is_oracle", "digest"},
       "started_at", "elapsed_s",
       "compliance": {"compliant": bool, "findings": [{"file", "line", "rule", "detail"}]},
       "build"?:     {"reference": {"ok", "command", "status", "log", "seconds"}, "candidate": ...},
@@ -31,26 +31,46 @@ live objects, so its shape is a stable, versioned contract:
       "failure": null | {"stage": "compliance"|"functional"|"performance"|"error",
                          "rule", "reason"},
       "reward": {"reward", "speedup", "functional_pass_rate", "compliant"},  # reward.json
-      "isolation": {...}, "environment": {...}   # environment.environment()
+      "isolation": {...}, "environment": {...},  # environment.environment()
+      "seal": {"key", "mac"}
     }
 
 Ratios are reference cost / candidate cost: above 1 means the candidate is faster.
 A failure at stage "error" is the evaluation's own (a broken task, a reference
 that fails, an isolation failure), never a verdict on the candidate.
+
+A result is only as good as the hands it passed through. The digests name
+exactly what was judged (`tree_digest` of the task and of the candidate), and
+the seal is an HMAC over the whole record under a key that only the account
+running the evaluator can read (`seal_key`: never in a side's view). `report`
+accepts a result only if its seal verifies and, where the files it names are
+still there, their digests match: a result.json written by anyone else, or an
+evaluated candidate edited afterwards, is turned away.
 """
 
 from __future__ import annotations
 
+import contextlib
+import fnmatch
+import hashlib
+import hmac
 import json
 import math
 import os
+import stat
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 SCHEMA = "frontier-measure/result"
-SCHEMA_VERSION = 2
-READABLE_VERSIONS = (1, 2)  # version 1 lacks pairs, blocks and builds; reports need neither
+SCHEMA_VERSION = 3
+# Version 1 lacks pairs, blocks and builds; version 2 the digests and the seal.
+# Reports need none of them, but only sealed results are trusted (see `verify`).
+READABLE_VERSIONS = (1, 2, 3)
+# Files tools leave next to sources; never part of what is judged (the runners
+# leave them out of a side's copy too).
+DIGEST_IGNORED = ("__pycache__", "*.pyc", "*.pyo", ".pytest_cache", ".mypy_cache")
 
 
 def new(task: dict[str, Any], candidate: Path, oracle: Path) -> dict[str, Any]:
@@ -70,6 +90,151 @@ def new(task: dict[str, Any], candidate: Path, oracle: Path) -> dict[str, Any]:
         "strict_success": False,
         "failure": None,
     }
+
+
+def tree_digest(root: str | Path) -> str:
+    """sha256 over a directory as it would be judged: every file's relative
+    path, executable bit and content, symbolic links by their target (never
+    followed), in a fixed order; tool caches (DIGEST_IGNORED) left out."""
+    root = Path(root)
+    h = hashlib.sha256()
+    for dirpath, dirnames, filenames in os.walk(root):
+        keep = []
+        for name in sorted(dirnames):
+            if any(fnmatch.fnmatch(name, pat) for pat in DIGEST_IGNORED):
+                continue
+            if (Path(dirpath) / name).is_symlink():  # os.walk does not descend into them
+                filenames.append(name)
+            else:
+                keep.append(name)
+        dirnames[:] = keep
+        for name in sorted(filenames):
+            if any(fnmatch.fnmatch(name, pat) for pat in DIGEST_IGNORED):
+                continue
+            p = Path(dirpath) / name
+            rel = p.relative_to(root).as_posix().encode()
+            st = p.lstat()
+            if stat.S_ISLNK(st.st_mode):
+                h.update(b"L" + rel + b"\0" + os.readlink(p).encode() + b"\0")
+            elif stat.S_ISREG(st.st_mode):
+                h.update(b"F" + rel + b"\0" + (b"x" if st.st_mode & 0o111 else b"-"))
+                with open(p, "rb") as f:
+                    h.update(hashlib.file_digest(f, "sha256").digest())
+            else:
+                h.update(b"O" + rel + b"\0")  # a fifo or device: by name only, never opened
+    return "sha256:" + h.hexdigest()
+
+
+def state_dir() -> Path:
+    """The evaluator's private state ($FM_STATE_DIR, else $XDG_STATE_HOME or
+    ~/.local/state, /frontier-measure): created 0700, never in a side's view."""
+    env = os.environ.get("FM_STATE_DIR")
+    if env:
+        d = Path(env)
+    else:
+        base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+        d = Path(base) / "frontier-measure"
+    d.mkdir(parents=True, exist_ok=True, mode=0o700)
+    return d
+
+
+def seal_key() -> bytes:
+    """This account's sealing key, made on first use (0600). Results sealed
+    under another key (another machine or account) do not verify here."""
+    path = state_dir() / "seal.key"
+    try:
+        key = path.read_bytes()
+    except FileNotFoundError:
+        fd, tmp = tempfile.mkstemp(prefix=".seal.key.", dir=path.parent)
+        with os.fdopen(fd, "wb") as f:
+            f.write(os.urandom(32))
+        try:
+            os.link(tmp, path)  # first writer wins when two evaluators start at once
+        except FileExistsError:
+            pass
+        finally:
+            os.unlink(tmp)
+        key = path.read_bytes()
+    if len(key) != 32:
+        raise RuntimeError(f"{path}: not a frontier-measure seal key (remove it to make a new one)")
+    st = path.stat()
+    if st.st_uid != os.geteuid() or st.st_mode & 0o077:
+        raise RuntimeError(f"{path}: must be owned by this account and readable by it alone")
+    return key
+
+
+def _canonical(result: dict[str, Any]) -> bytes:
+    body = {k: v for k, v in result.items() if k != "seal"}
+    return json.dumps(_clean(body), sort_keys=True, separators=(",", ":"),
+                      allow_nan=False).encode()
+
+
+def seal(result: dict[str, Any]) -> dict[str, Any]:
+    """Add (or renew) the seal: an HMAC-SHA256 over the record without it."""
+    key = seal_key()
+    result["seal"] = {"key": hashlib.sha256(b"frontier-measure seal key id\0" + key).hexdigest()[:16],
+                      "mac": hmac.new(key, _canonical(result), "sha256").hexdigest()}
+    return result
+
+
+def verify(result: dict[str, Any]) -> str | None:
+    """Why a result cannot be trusted, or None: its seal must verify under
+    this account's key, and the task and candidate it names, where they still
+    exist, must be the files it judged."""
+    s = result.get("seal")
+    if not isinstance(s, dict) or not isinstance(s.get("mac"), str):
+        return "not sealed (written by hand, or by a frontier-measure before version 3)"
+    key = seal_key()
+    key_id = hashlib.sha256(b"frontier-measure seal key id\0" + key).hexdigest()[:16]
+    if s.get("key") != key_id:
+        return "sealed under another key (another machine or account)"
+    try:
+        body = _canonical(result)
+    except (TypeError, ValueError):
+        return "seal does not match the record (edited after the evaluation)"
+    if not hmac.compare_digest(s["mac"], hmac.new(key, body, "sha256").hexdigest()):
+        return "seal does not match the record (edited after the evaluation)"
+    for part in ("task", "candidate"):
+        d = result.get(part) or {}
+        path, digest = d.get("path"), d.get("digest")
+        if isinstance(path, str) and isinstance(digest, str) and Path(path).is_dir() \
+                and tree_digest(path) != digest:
+            return f"the {part} at {path} changed after it was judged (digest mismatch)"
+    return None
+
+
+class UnsafeOutput(Exception):
+    """The directory results were to go to could be written by someone else."""
+
+
+def prepare_out(out: str | Path, *, not_inside: Sequence[Path] = ()) -> Path:
+    """The directory results go to, made by the evaluator itself: an existing
+    one is used only if it is a real directory (not a symbolic link) owned by
+    this account and writable by it alone, and never one inside a directory
+    the candidate controls (`not_inside`)."""
+    out = Path(out)
+    for base in not_inside:
+        if out.resolve() == base.resolve() or base.resolve() in out.resolve().parents:
+            raise UnsafeOutput(f"{out}: results may not go inside {base} (the candidate's files)")
+    with contextlib.suppress(FileExistsError):
+        out.mkdir(parents=True, mode=0o755)
+    st = out.lstat()
+    if stat.S_ISLNK(st.st_mode):
+        raise UnsafeOutput(f"{out}: is a symbolic link; results go only to a real directory")
+    if not stat.S_ISDIR(st.st_mode):
+        raise UnsafeOutput(f"{out}: exists and is not a directory")
+    if st.st_uid != os.geteuid():
+        raise UnsafeOutput(f"{out}: owned by uid {st.st_uid}, not by this account "
+                              f"(uid {os.geteuid()}); results go only to a directory it owns")
+    if st.st_mode & 0o022:
+        raise UnsafeOutput(f"{out}: writable by others (mode {stat.S_IMODE(st.st_mode):o}); "
+                              "results go only to a directory no one else can write")
+    return out
+
+
+def write_result(result: dict[str, Any], path: str | Path) -> Path:
+    """Seal a result and write it atomically."""
+    return write_json(seal(result), path)
 
 
 def reward(result: dict[str, Any]) -> dict[str, float]:

@@ -15,6 +15,7 @@ import hashlib
 import importlib.util
 import os
 import shutil
+import struct
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -24,13 +25,13 @@ from typing import Any
 
 from elftools.elf.constants import P_FLAGS
 from elftools.elf.elffile import ELFFile
-from elftools.elf.sections import SymbolTableSection
 
 from . import _core
 
 SimulatorFault = _core.SimulatorFault
 
 EM_RISCV = "EM_RISCV"
+STT_FUNC = 2
 PAGE = 4096
 # User-mode address space: one flat region. Static ELFs from zig/gcc link at
 # 0x10000 or 0x1000000, well inside it; the stack sits at the top.
@@ -40,6 +41,10 @@ STACK_SIZE = 8 << 20
 # Machine mode: memory starts at the lowest loaded address (0x80000000 by convention).
 MACHINE_SIZE = 64 << 20
 DEFAULT_MAX_INSTRUCTIONS = 10_000_000_000
+# Exit statuses of `frontier-measure sim run` besides the program's own:
+# as timeout(1) for a spent budget, the next value for any other fault.
+EXIT_BUDGET = 124
+EXIT_FAULT = 125
 
 # auxv keys (linux/auxvec.h).
 AT_NULL, AT_PHDR, AT_PHENT, AT_PHNUM, AT_PAGESZ, AT_BASE, AT_FLAGS, AT_ENTRY = 0, 3, 4, 5, 6, 7, 8, 9
@@ -67,13 +72,26 @@ def machines_dir() -> Path:
     return Path(__file__).resolve().parent / "machines"  # installed with the wheel
 
 
+# The machine `default` names: a real core, with sources for every number.
+DEFAULT_MACHINE = "rocket"
+
+
 def machines() -> list[str]:
-    """Names of the bundled machine descriptions."""
+    """Names of the bundled machine descriptions (`default` is DEFAULT_MACHINE)."""
     return sorted(p.stem for p in machines_dir().glob("*.machine"))
 
 
+def machine_name(machine: str | os.PathLike[str]) -> str:
+    """The bundled name a machine argument stands for ("default" resolved), or a file's stem."""
+    if str(machine) == "default":
+        return DEFAULT_MACHINE
+    return Path(str(machine)).stem if str(machine).endswith(".machine") else str(machine)
+
+
 def load_machine(machine: str | os.PathLike[str]) -> str:
-    """The text of a machine description: a bundled name ("default") or a path."""
+    """The text of a machine description: a bundled name ("default", "rocket", ...) or a path."""
+    if str(machine) == "default":
+        machine = DEFAULT_MACHINE
     p = Path(machine)
     if p.suffix == ".machine" or p.exists():
         if not p.is_file():
@@ -83,7 +101,8 @@ def load_machine(machine: str | os.PathLike[str]) -> str:
         f = machines_dir() / f"{machine}.machine"
         if not f.is_file():
             raise FileNotFoundError(
-                f"unknown machine {str(machine)!r}; bundled: {', '.join(machines()) or 'none'}"
+                f"unknown machine {str(machine)!r}; bundled: {', '.join(machines()) or 'none'} "
+                f"(default = {DEFAULT_MACHINE})"
             )
         text = f.read_text()
     _core.parse_machine(text)  # validate now, with the file's own line numbers
@@ -111,21 +130,75 @@ class Symbol:
 
 @dataclass
 class Program:
-    """A loaded RISC-V ELF: what the simulator needs and what inspection needs."""
+    """A loaded RISC-V ELF: what the simulator needs and what inspection needs.
+
+    Symbols are read only when asked for (a profile, the bare-metal `tohost`
+    word, inspection): a static libc binary carries thousands of them and a
+    short kernel run should not pay for reading them.
+    """
 
     path: Path
     entry: int
     segments: list[Segment]
-    functions: list[Symbol]  # STT_FUNC symbols with a size, sorted by address
-    symbols: dict[str, int]  # every named symbol -> address
     phdr_addr: int
     phent: int
     phnum: int
+    _symtab: tuple[int, int, int, int] | None = field(default=None, repr=False)  # off, size, stroff, strsize
+    _symbols: dict[str, int] | None = field(default=None, repr=False)
+    _functions: list[Symbol] | None = field(default=None, repr=False)
+
+    @property
+    def symbols(self) -> dict[str, int]:
+        """Every named symbol -> address (the first of a name wins)."""
+        if self._symbols is None:
+            self._read_symbols()
+        assert self._symbols is not None
+        return self._symbols
+
+    @property
+    def functions(self) -> list[Symbol]:
+        """STT_FUNC symbols with a size, one name per address (the shortest), sorted by address."""
+        if self._functions is None:
+            self._read_symbols()
+        assert self._functions is not None
+        return self._functions
+
+    def _read_symbols(self) -> None:
+        symbols: dict[str, int] = {}
+        by_addr: dict[int, Symbol] = {}
+        if self._symtab is not None:
+            off, size, stroff, strsize = self._symtab
+            with self.path.open("rb") as fh:
+                fh.seek(off)
+                table = fh.read(size)
+                fh.seek(stroff)
+                strtab = fh.read(strsize)
+            # Elf64_Sym: st_name u32, st_info u8, st_other u8, st_shndx u16, st_value u64, st_size u64.
+            for name_off, info, _other, _shndx, value, sym_size in struct.iter_unpack("<IBBHQQ", table):
+                if not name_off:
+                    continue
+                name = strtab[name_off:strtab.index(b"\0", name_off)].decode("utf-8", "replace")
+                symbols.setdefault(name, value)
+                if info & 0xF == STT_FUNC and sym_size > 0:
+                    old = by_addr.get(value)
+                    if old is None or (len(name), name) < (len(old.name), old.name):
+                        by_addr[value] = Symbol(name, value, sym_size)
+        self._symbols = symbols
+        self._functions = sorted(by_addr.values(), key=lambda s: s.addr)
+
+    def _may_have_symbol(self, name: str) -> bool:
+        """False when no symbol can have this name (it is not in the string table): cheap."""
+        if self._symbols is not None or self._symtab is None:
+            return self._symtab is not None and name in self.symbols
+        _, _, stroff, strsize = self._symtab
+        with self.path.open("rb") as fh:
+            fh.seek(stroff)
+            return b"\0" + name.encode() + b"\0" in fh.read(strsize)
 
     @property
     def machine_mode(self) -> bool:
         """Bare-metal programs talk through `tohost` and link at 0x80000000."""
-        return "tohost" in self.symbols or self.entry >= 0x8000_0000
+        return self.entry >= 0x8000_0000 or (self._may_have_symbol("tohost") and "tohost" in self.symbols)
 
     @property
     def code_range(self) -> tuple[int, int]:
@@ -161,8 +234,8 @@ def load_elf(path: str | os.PathLike[str]) -> Program:
             segments.append(
                 Segment(seg["p_vaddr"], seg.data(), seg["p_memsz"], bool(seg["p_flags"] & P_FLAGS.PF_X))
             )
-        if not segments or not any(s.executable for s in segments):
-            raise ValueError(f"{path}: no executable PT_LOAD segment")
+        if not segments:
+            raise ValueError(f"{path}: no PT_LOAD segment")
         if not phdr_addr:
             # The program headers usually sit in the first segment's file image.
             for seg in elf.iter_segments():
@@ -170,33 +243,16 @@ def load_elf(path: str | os.PathLike[str]) -> Program:
                 if seg["p_type"] == "PT_LOAD" and seg["p_offset"] <= off < seg["p_offset"] + seg["p_filesz"]:
                     phdr_addr = seg["p_vaddr"] + off - seg["p_offset"]
                     break
-        functions: list[Symbol] = []
-        symbols: dict[str, int] = {}
-        for sec in elf.iter_sections():
-            if not isinstance(sec, SymbolTableSection):
-                continue
-            for sym in sec.iter_symbols():
-                if not sym.name:
-                    continue
-                symbols.setdefault(sym.name, sym["st_value"])
-                if sym["st_info"]["type"] == "STT_FUNC" and sym["st_size"] > 0:
-                    functions.append(Symbol(sym.name, sym["st_value"], sym["st_size"]))
-        # Aliases share an address: keep one name per start, the shortest.
-        by_addr: dict[int, Symbol] = {}
-        for s in functions:
-            old = by_addr.get(s.addr)
-            if old is None or (len(s.name), s.name) < (len(old.name), old.name):
-                by_addr[s.addr] = s
-        return Program(
-            path=path,
-            entry=elf["e_entry"],
-            segments=segments,
-            functions=sorted(by_addr.values(), key=lambda s: s.addr),
-            symbols=symbols,
-            phdr_addr=phdr_addr,
-            phent=elf["e_phentsize"],
-            phnum=elf["e_phnum"],
-        )
+        # Where the symbol table is; it is read later, if at all.
+        symtab = None
+        for i in range(elf.num_sections()):
+            hdr = elf._get_section_header(i)
+            if hdr["sh_type"] == "SHT_SYMTAB" and hdr["sh_entsize"] == 24:
+                strhdr = elf._get_section_header(hdr["sh_link"])
+                symtab = (hdr["sh_offset"], hdr["sh_size"], strhdr["sh_offset"], strhdr["sh_size"])
+                break
+        return Program(path=path, entry=elf["e_entry"], segments=segments, phdr_addr=phdr_addr,
+                       phent=elf["e_phentsize"], phnum=elf["e_phnum"], _symtab=symtab)
 
 
 def _initial_stack(sim: Any, prog: Program, stack_top: int, argv: Sequence[str],
@@ -240,18 +296,25 @@ def prepare(prog: Program, *, machine_text: str, stdin: bytes = b"", argv: Seque
         sim = _core.Simulator("machine", base, size, machine_text)
     else:
         base, size = USER_BASE, USER_SIZE
+        if not any(s.executable for s in prog.segments):
+            # (Machine mode does not ask: there all memory may hold code, and
+            # riscv-tests' own linker script marks its one segment RW.)
+            raise ValueError(f"{prog.path}: no executable PT_LOAD segment")
         if prog.start < base or prog.end > base + size - STACK_SIZE - (64 << 20):
             raise ValueError(f"{prog.path}: segments outside the simulated address space")
         sim = _core.Simulator("user", base, size, machine_text)
     for seg in prog.segments:
         sim.write_memory(seg.vaddr, seg.data)  # the rest of memsz is already zero
-    sim.set_code_range(*prog.code_range)
+    # Machine mode: any memory may hold code (programs write code and run it
+    # after fence.i); user mode: the ELF's executable segments.
+    sim.set_code_range(*((base, base + size) if prog.machine_mode else prog.code_range))
     sim.pc = prog.entry
     sim.timing = timing
     if profile and prog.functions:
         sim.set_profile_ranges([(f.addr, f.addr + f.size) for f in prog.functions])
     if prog.machine_mode:
         sim.set_tohost(prog.symbols.get("tohost", 0))
+        sim.set_fromhost(prog.symbols.get("fromhost", 0))
         sim.set_reg(2, base + size - 16)  # a usable sp; bare-metal startup code usually sets its own
     else:
         stack_top = base + size - PAGE
@@ -290,6 +353,20 @@ class SimResult:
         }
 
 
+def exit_status(exit_code: int) -> int:
+    """The process exit status that stands for a program's exit code, as a
+    shell reports it: 0-255 as is (bare-metal codes above 255 become 255, so a
+    failure never wraps round to 0), killed by signal n: 128 + n."""
+    if exit_code < 0:
+        return 128 + min(-exit_code, 127)
+    return min(exit_code, 255)
+
+
+def fault_status(fault: BaseException) -> int:
+    """The exit status for a run that ended in a SimulatorFault."""
+    return EXIT_BUDGET if getattr(fault, "code", "") == "budget_exceeded" else EXIT_FAULT
+
+
 def run(elf: str | os.PathLike[str] | Program, stdin: bytes = b"", machine: str = "default",
         max_instructions: int = DEFAULT_MAX_INSTRUCTIONS, argv: Sequence[str] | None = None,
         timing: bool = True, *, max_cycles: int | None = None, profile: bool = False,
@@ -309,9 +386,8 @@ def run(elf: str | os.PathLike[str] | Program, stdin: bytes = b"", machine: str 
         counts = sim.profile()
         names = [f.name for f in prog.functions] + ["(other)"]
         prof = sorted(((n, c) for n, c in zip(names, counts, strict=True) if c), key=lambda t: (-t[1], t[0]))
-    name = Path(str(machine)).stem if str(machine).endswith(".machine") else str(machine)
     return SimResult(stdout=sim.stdout, stderr=sim.stderr, exit_code=sim.exit_code,
-                     stats=sim.stats(), profile=prof, machine=name, timing=timing)
+                     stats=sim.stats(), profile=prof, machine=machine_name(machine), timing=timing)
 
 
 # ---------------------------------------------------------------------------

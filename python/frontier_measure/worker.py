@@ -6,7 +6,8 @@ side's directory. It talks length-prefixed msgpack frames (see observe.py) on
 the fds that were its stdin/stdout; fd 0 and 1 are then pointed at /dev/null
 so code under test can neither read requests nor corrupt replies by printing.
 
-    load     {root, entry}         import the entry module/package
+    load     {root, entry, policy}  install the run-time compliance policy (an audit
+                                   hook, for the candidate), then import the entry
     observe  {ops}                 run a case; its canonical observations
     run      {calls, values, dry}  run timed calls (one list of operations per
                                    call, each with its own fresh input); reply
@@ -214,6 +215,8 @@ class Worker:
             return {"items": self.observe(req["ops"])}
         if cmd == "load":
             root, entry = req["root"], req["entry"]
+            if req.get("policy") is not None:
+                install_policy(req["policy"])
             sys.path.insert(0, root)
             real_stdout = sys.stdout
             sys.stdout = io.StringIO()
@@ -229,6 +232,23 @@ class Worker:
         if cmd == "ping":
             return {"ok": True, "pid": os.getpid(), "uid": os.getuid()}
         return {"error": f"unknown command {cmd!r}"}
+
+
+VIOLATION_EXIT = 86  # the exit status of a worker ended by its audit hook
+
+
+def install_policy(policy: dict[str, Any]) -> None:
+    """The side's run-time compliance policy, as an audit hook of the native
+    core: installed before any of the side's code is imported, and out of its
+    reach from then on (see cpp/bindings/bind_audit.cpp)."""
+    import sysconfig
+
+    from . import _core
+
+    stdlib = sysconfig.get_paths()["stdlib"]
+    machinery = ["<frozen importlib", "<frozen zipimport", os.path.join(stdlib, "importlib") + "/"]
+    _core.install_audit_hook(policy["root"], list(policy["allowed"]), list(policy["hatches"]),
+                             list(policy["write_roots"]), machinery, 2, VIOLATION_EXIT)
 
 
 def _is_mutable(x: Any) -> bool:

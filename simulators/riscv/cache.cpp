@@ -1,5 +1,8 @@
 #include "cache.hpp"
 
+#include <algorithm>
+#include <iterator>
+
 namespace fm::rv {
 
 Cache::Cache(const CacheConfig& cfg)
@@ -13,6 +16,7 @@ void Cache::reset() {
     std::fill(tags_.begin(), tags_.end(), 0);
     std::fill(ages_.begin(), ages_.end(), 0);
     clock_ = accesses_ = misses_ = 0;
+    std::fill(std::begin(hint_), std::end(hint_), std::size_t{0});
 }
 
 }  // namespace fm::rv

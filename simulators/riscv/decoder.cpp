@@ -10,11 +10,6 @@ constexpr const char* kOpNames[] = {
 #undef FM_RV_NAME
 };
 
-constexpr TClass kOpClasses[] = {
-#define FM_RV_CLS(name, cls) TClass::cls,
-    FM_RV_OPS(FM_RV_CLS)
-#undef FM_RV_CLS
-};
 
 inline std::uint32_t bits(std::uint32_t w, int hi, int lo) {
     return (w >> lo) & ((1u << (hi - lo + 1)) - 1u);
@@ -31,6 +26,11 @@ inline std::uint8_t xslot(std::uint32_t r) {
 inline std::uint8_t xdst(std::uint32_t r) {
     return r == 0 ? kSlotSink : static_cast<std::uint8_t>(r);
 }
+// An integer destination: x0 becomes the sink register (see kSinkReg).
+inline void xrd(Insn& d) {
+    d.dst = xdst(d.rd);
+    if (d.rd == 0) d.rd = kSinkReg;
+}
 inline std::uint8_t fslot(std::uint32_t r) { return static_cast<std::uint8_t>(32 + r); }
 
 // Operand shapes, to fill the scoreboard slots uniformly.
@@ -40,9 +40,9 @@ enum Shape { kNone, kXdX1, kXdX1X2, kX1X2, kXd, kFdX1 /* FP load */, kX1F2 /* FP
 void set_shape(Insn& d, Shape s) {
     switch (s) {
         case kNone: break;
-        case kXd: d.dst = xdst(d.rd); break;
-        case kXdX1: d.dst = xdst(d.rd); d.src1 = xslot(d.rs1); break;
-        case kXdX1X2: d.dst = xdst(d.rd); d.src1 = xslot(d.rs1); d.src2 = xslot(d.rs2); break;
+        case kXd: xrd(d); break;
+        case kXdX1: xrd(d); d.src1 = xslot(d.rs1); break;
+        case kXdX1X2: xrd(d); d.src1 = xslot(d.rs1); d.src2 = xslot(d.rs2); break;
         case kX1X2: d.src1 = xslot(d.rs1); d.src2 = xslot(d.rs2); break;
         case kFdX1: d.dst = fslot(d.rd); d.src1 = xslot(d.rs1); break;
         case kX1F2: d.src1 = xslot(d.rs1); d.src2 = fslot(d.rs2); break;
@@ -52,8 +52,8 @@ void set_shape(Insn& d, Shape s) {
             d.src3 = fslot(d.rs3);
             break;
         case kFdF1: d.dst = fslot(d.rd); d.src1 = fslot(d.rs1); break;
-        case kXdF1F2: d.dst = xdst(d.rd); d.src1 = fslot(d.rs1); d.src2 = fslot(d.rs2); break;
-        case kXdF1: d.dst = xdst(d.rd); d.src1 = fslot(d.rs1); break;
+        case kXdF1F2: xrd(d); d.src1 = fslot(d.rs1); d.src2 = fslot(d.rs2); break;
+        case kXdF1: xrd(d); d.src1 = fslot(d.rs1); break;
         case kFdX1only: d.dst = fslot(d.rd); d.src1 = xslot(d.rs1); break;
     }
 }
@@ -147,10 +147,8 @@ Op decode_amo(std::uint32_t w) {
 }  // namespace
 
 const char* op_name(Op op) { return kOpNames[static_cast<int>(op)]; }
-TClass op_class(Op op) { return kOpClasses[static_cast<int>(op)]; }
 
 void decode(std::uint32_t w, Insn& d) {
-    d.raw = w;
     d.rd = static_cast<std::uint8_t>(bits(w, 11, 7));
     d.rs1 = static_cast<std::uint8_t>(bits(w, 19, 15));
     d.rs2 = static_cast<std::uint8_t>(bits(w, 24, 20));
@@ -272,6 +270,8 @@ void decode(std::uint32_t w, Insn& d) {
                 else if (w == 0x00100073u) op = Op::EBREAK;
                 else if (w == 0x30200073u) op = Op::MRET;
                 else if (w == 0x10500073u) op = Op::WFI;
+                else if (w == 0x10200073u) op = Op::SRET;
+                else if ((w & 0xfe007fffu) == 0x12000073u) { op = Op::SFENCE_VMA; shape = kX1X2; }
             } else if (f3 != 4) {
                 static constexpr Op kC[8] = {Op::ILLEGAL, Op::CSRRW, Op::CSRRS, Op::CSRRC,
                                              Op::ILLEGAL, Op::CSRRWI, Op::CSRRSI, Op::CSRRCI};

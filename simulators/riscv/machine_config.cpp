@@ -15,7 +15,12 @@ struct LatKey {
 };
 
 constexpr LatKey kLatKeys[] = {
-    {"latency.alu", TClass::Alu},       {"latency.load", TClass::Load},
+    {"latency.alu", TClass::Alu},
+    // latency.load sets every width; the width keys after it refine it.
+    {"latency.load", TClass::LoadB},    {"latency.load", TClass::LoadH},
+    {"latency.load", TClass::LoadW},    {"latency.load", TClass::LoadD},
+    {"latency.load_byte", TClass::LoadB}, {"latency.load_half", TClass::LoadH},
+    {"latency.load_word", TClass::LoadW}, {"latency.load_double", TClass::LoadD},
     {"latency.store", TClass::Store},   {"latency.mul", TClass::Mul},
     {"latency.div", TClass::Div},       {"latency.branch", TClass::Branch},
     {"latency.jump", TClass::Jump},     {"latency.csr", TClass::Csr},
@@ -45,7 +50,8 @@ MachineConfig::MachineConfig() {
     // Fallback defaults (Rocket-like); simulators/machines/default.machine is
     // the documented, cited source of the numbers actually used.
     latency.fill(1);
-    latency[static_cast<int>(TClass::Load)] = 2;
+    for (TClass c : {TClass::LoadB, TClass::LoadH, TClass::LoadW, TClass::LoadD})
+        latency[static_cast<int>(c)] = 2;
     latency[static_cast<int>(TClass::FLoad)] = 2;
     latency[static_cast<int>(TClass::Mul)] = 4;
     latency[static_cast<int>(TClass::Div)] = 33;
@@ -86,6 +92,14 @@ MachineConfig parse_machine(const std::string& text) {
         else if (key == "branch.ras_entries") m.ras_entries = u32;
         else if (key == "branch.mispredict_penalty") m.mispredict_penalty = u32;
         else if (key == "branch.btb_miss_penalty") m.btb_miss_penalty = u32;
+        else if (key == "branch.counter_bits") m.counter_bits = u32;
+        else if (key == "mul.pipelined") m.mul_pipelined = n != 0;
+        else if (key == "mul.bits_per_cycle") m.mul_bits_per_cycle = u32;
+        else if (key == "mul.base") m.mul_base = u32;
+        else if (key == "mul.early_out") m.mul_early_out = n != 0;
+        else if (key == "div.bits_per_cycle") m.div_bits_per_cycle = u32;
+        else if (key == "div.base") m.div_base = u32;
+        else if (key == "div.early_out") m.div_early_out = n != 0;
         else if (key == "l1i.sets") m.l1i.sets = u32;
         else if (key == "l1i.ways") m.l1i.ways = u32;
         else if (key == "l1i.line") m.l1i.line = u32;
@@ -119,6 +133,10 @@ MachineConfig parse_machine(const std::string& text) {
         throw Fault(FaultCode::BadConfig, 0, "l1i.line must equal l1d.line and l2.line be >= it");
     if (m.bp_table_bits < 1 || m.bp_table_bits > 24 || m.bp_history_bits > m.bp_table_bits)
         throw Fault(FaultCode::BadConfig, 0, "branch.table_bits must be 1..24, history <= table bits");
+    if (m.counter_bits < 1 || m.counter_bits > 2)
+        throw Fault(FaultCode::BadConfig, 0, "branch.counter_bits must be 1 or 2");
+    if (m.div_bits_per_cycle > 64 || m.div_base > 1000 || m.mul_bits_per_cycle > 64 || m.mul_base > 1000)
+        throw Fault(FaultCode::BadConfig, 0, "{div,mul}.bits_per_cycle must be 0..64 and {div,mul}.base 0..1000");
     if (!is_pow2(m.btb_entries) || m.ras_entries > 64 || m.freq_hz == 0 || m.timebase_hz == 0)
         throw Fault(FaultCode::BadConfig, 0, "btb_entries must be a power of two, ras <= 64, rates > 0");
     return m;

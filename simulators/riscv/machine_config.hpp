@@ -31,6 +31,25 @@ struct MachineConfig {
     std::uint32_t ras_entries = 8;
     std::uint32_t mispredict_penalty = 3;
     std::uint32_t btb_miss_penalty = 1;  // a correctly-directed jump whose target was not in the BTB
+    std::uint32_t counter_bits = 2;      // direction counters: 1 (last outcome) or 2 (saturating)
+    // Multiplier: pipelined, or one operation at a time (the unit is busy for
+    // the whole latency).
+    bool mul_pipelined = true;
+    // An iterative multiplier instead (mul_bits_per_cycle > 0): busy for
+    // mul_base cycles plus one per mul_bits_per_cycle bits of the multiplier
+    // (rs2); with mul_early_out it stops after the highest set bit, except
+    // for the high-half products.
+    std::uint32_t mul_bits_per_cycle = 0;
+    std::uint32_t mul_base = 0;
+    bool mul_early_out = false;
+    // Divider: div_bits_per_cycle = 0 gives every division latency.div; a
+    // positive value models an iterative divider, busy for div_base cycles
+    // plus one per div_bits_per_cycle quotient bits. With div_early_out the
+    // quotient bits are those the operands can produce (bit length of the
+    // dividend minus that of the divisor, plus one), else the full width.
+    std::uint32_t div_bits_per_cycle = 0;
+    std::uint32_t div_base = 0;
+    bool div_early_out = false;
     // Memory hierarchy. Latencies are added on top of the load-use latency.
     CacheConfig l1i{64, 4, 64};
     CacheConfig l1d{64, 8, 64};

@@ -1,5 +1,5 @@
 // Branch prediction: gshare (or bimodal when history_bits = 0 / predictor =
-// bimodal) direction predictor with 2-bit counters, a direct-mapped BTB for
+// bimodal) direction predictor with 2-bit (or 1-bit) counters, a direct-mapped BTB for
 // targets and a return-address stack. All state starts at fixed values
 // (counters weakly not-taken, empty BTB/RAS), so counts are deterministic.
 #pragma once
@@ -16,27 +16,30 @@ public:
     explicit Predictor(const MachineConfig& cfg);
     void reset();
 
-    // Conditional branch resolved: returns the penalty in cycles.
+    // Conditional branch resolved: returns the penalty in cycles. Written
+    // without data-dependent branches (selects and arithmetic instead): the
+    // host would otherwise mispredict wherever the guest's branches are hard
+    // to predict, several times per guest branch.
     std::uint32_t branch(std::uint64_t pc, bool taken, std::uint64_t target) {
         ++branches_;
         const std::uint32_t idx =
             (static_cast<std::uint32_t>(pc >> 1) ^ (history_ & hist_mask_)) & table_mask_;
         std::uint8_t& ctr = table_[idx];
-        bool predicted_taken = ctr >= 2;
+        const std::size_t b = static_cast<std::size_t>(pc >> 1) & btb_mask_;
         // Predicting taken needs a target: without a BTB hit fetch falls through.
-        if (predicted_taken && !btb_hit(pc, target)) predicted_taken = false;
-        if (taken) {
-            if (ctr < 3) ++ctr;
-            btb_set(pc, target);
-        } else if (ctr > 0) {
-            --ctr;
-        }
-        history_ = (history_ << 1) | (taken ? 1u : 0u);
-        if (predicted_taken != taken) {
-            ++mispredicts_;
-            return mispredict_penalty_;
-        }
-        return 0;
+        const bool btb_hit = btb_pc_[b] == pc + 1 && btb_target_[b] == target;
+        const bool predicted_taken = (ctr >= taken_at_) & btb_hit;
+        const unsigned t = taken ? 1u : 0u;
+        // Saturating update: up when taken (below the top), down when not (above 0).
+        ctr = static_cast<std::uint8_t>(ctr + (t & (ctr < ctr_max_ ? 1u : 0u)) -
+                                        ((t ^ 1u) & (ctr > 0 ? 1u : 0u)));
+        // A taken branch (re)writes its BTB entry.
+        btb_pc_[b] = taken ? pc + 1 : btb_pc_[b];
+        btb_target_[b] = taken ? target : btb_target_[b];
+        history_ = (history_ << 1) | t;
+        const unsigned miss = (predicted_taken != taken) ? 1u : 0u;
+        mispredicts_ += miss;
+        return miss * mispredict_penalty_;
     }
 
     // Unconditional direct jump (jal): target known at decode; a BTB miss costs a bubble.
@@ -99,6 +102,7 @@ private:
     std::vector<std::uint64_t> ras_;
     std::uint32_t ras_top_ = 0;
     std::uint32_t ras_count_ = 0;
+    std::uint8_t ctr_max_, taken_at_;  // 2-bit: 3 and 2; 1-bit: 1 and 1
     std::uint32_t mispredict_penalty_;
     std::uint32_t btb_miss_penalty_;
     std::uint64_t branches_ = 0, jumps_ = 0, mispredicts_ = 0;

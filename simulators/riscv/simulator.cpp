@@ -11,16 +11,23 @@
 namespace fm::rv {
 
 namespace {
-__extension__ typedef __int128 i128;
 __extension__ typedef unsigned __int128 u128;
-constexpr std::uint64_t kSign64 = 0x8000000000000000ull;
 }  // namespace
 
 Simulator::Simulator(Env env, std::uint64_t mem_base, std::uint64_t mem_size,
                      const MachineConfig& machine)
     : env_(env), cfg_(machine), mem_(mem_base, mem_size),
       l1i_(machine.l1i), l1d_(machine.l1d), l2_(machine.l2), bp_(machine) {
-    if (env == Env::Machine) hart_.mstatus = std::uint64_t{3} << 11;  // MPP = M
+    if (env == Env::Machine) {
+        hart_.priv = kPrivM;
+        hart_.mstatus = ms::kXl64;  // FS off at reset, as on hardware
+    } else {
+        // A Linux process: U mode with FP state enabled and every user counter
+        // (cycle, time, instret) readable.
+        hart_.priv = kPrivU;
+        hart_.mstatus = ms::kXl64 | ms::FS;
+        hart_.mcounteren = hart_.scounteren = 7;
+    }
 }
 
 void Simulator::set_code_range(std::uint64_t lo, std::uint64_t hi) {
@@ -29,7 +36,12 @@ void Simulator::set_code_range(std::uint64_t lo, std::uint64_t hi) {
         throw Fault(FaultCode::BadConfig, 0, "code range outside guest memory");
     code_lo_ = lo;
     code_len_ = hi - lo;
-    icache_.assign((code_len_ + 1) / 2, Insn{});
+    dbase_ = lo & ~(kPageSize - 1);
+    dlen_ = ((hi - dbase_) + kPageSize - 1) & ~(kPageSize - 1);
+    dpages_.clear();
+    dpages_.resize(dlen_ >> kPageShift);
+    dpage_ptrs_.assign(dpages_.size(), nullptr);
+    watch_.assign(dpages_.size() + 1, 0);
 }
 
 void Simulator::set_profile_ranges(const std::vector<std::pair<std::uint64_t, std::uint64_t>>& r) {
@@ -40,24 +52,65 @@ void Simulator::set_profile_ranges(const std::vector<std::pair<std::uint64_t, st
     invalidate_all();  // profile buckets are stored in decoded entries
 }
 
-Insn& Simulator::fill(Insn& d, std::uint64_t pc) {
-    const std::uint16_t lo = mem_.load<std::uint16_t>(pc, pc);
+Insn* Simulator::slot(std::uint64_t pa, std::uint64_t pc) {
+    const std::uint64_t off = pa - dbase_;
+    if (__builtin_expect(pa - code_lo_ >= code_len_, 0)) {
+        char buf[128];
+        std::snprintf(buf, sizeof buf, "instruction fetch from 0x%llx, outside executable memory [0x%llx, 0x%llx)",
+                      static_cast<unsigned long long>(pa), static_cast<unsigned long long>(code_lo_),
+                      static_cast<unsigned long long>(code_lo_ + code_len_));
+        throw Fault(FaultCode::AccessFault, pc, buf, pa);
+    }
+    std::unique_ptr<Insn[]>& page = dpages_[off >> kPageShift];
+    if (__builtin_expect(!page, 0)) {
+        page.reset(new Insn[kPageAlloc]);
+        dpage_ptrs_[off >> kPageShift] = page.get();
+        page[kPageSlots].op = page[kPageSlots + 1].op = Op::NEXT_PAGE;
+        const std::uint64_t page_pa = pa & ~(kPageSize - 1);
+        for (std::size_t i = 0; i < kPageAlloc; ++i) {
+            bind(page[i]);
+            page[i].seq_fetch = seq_fetch(page_pa + 2 * i);
+        }
+        watch_[off >> kPageShift] = watch_[(off >> kPageShift) + 1] = 1;
+    }
+    return &page[(off & (kPageSize - 1)) >> 1];
+}
+
+Insn& Simulator::fill(Insn& d, std::uint64_t pa, std::uint64_t pc) {
+    if (pa - code_lo_ >= code_len_) slot(pa, pc);  // raises the fetch fault
+    const std::uint16_t lo = mem_.load<std::uint16_t>(pa, pc);
     if ((lo & 3) != 3) {
         const std::uint32_t w = expand_rvc(lo);
         if (w == 0) {
             d = Insn{};
             d.op = Op::ILLEGAL;
-            d.raw = lo;
             d.tclass = TClass::System;
         } else {
             decode(w, d);
-            d.raw = lo;
         }
         d.len = 2;
     } else {
-        const std::uint32_t w = lo | (static_cast<std::uint32_t>(mem_.load<std::uint16_t>(pc + 2, pc)) << 16);
+        std::uint64_t hi_pa = pa + 2;
+        // In a paged mode the second half may live on another physical page.
+        if (((pa + 2) & (kPageSize - 1)) == 0 && vm_mode() && hart_.priv != kPrivM)
+            hi_pa = translate(pc + 2, 2, Access::Fetch);
+        const std::uint32_t w = lo | (static_cast<std::uint32_t>(mem_.load<std::uint16_t>(hi_pa, pc)) << 16);
         decode(w, d);
         d.len = 4;
+    }
+    // mstatus.FS gates the F and D instructions: off, they are illegal; on,
+    // the first one executed marks the FP state dirty. Any write that changes
+    // FS drops the decode cache, so this runs again when it matters.
+    if (is_fp_op(d.op)) {
+        const std::uint32_t fs = hart_.fs();
+        if (fs == kFsOff) {
+            d.op = Op::ILLEGAL;
+            d.tclass = TClass::System;
+            d.src1 = d.src2 = d.src3 = kSlotZero;
+            d.dst = kSlotSink;
+        } else if (fs != kFsDirty) {
+            hart_.mstatus |= ms::FS;
+        }
     }
     d.lat = static_cast<std::uint8_t>(std::min<std::uint32_t>(cfg_.lat(d.tclass), 255));
     switch (d.tclass) {
@@ -65,6 +118,7 @@ Insn& Simulator::fill(Insn& d, std::uint64_t pc) {
         case TClass::FDivS: case TClass::FDivD: case TClass::FSqrtS: case TClass::FSqrtD:
             d.unit = 2;
             break;
+        case TClass::Mul: d.unit = cfg_.mul_pipelined && !cfg_.mul_bits_per_cycle ? 0 : 3; break;
         default: d.unit = 0;
     }
     d.func = 0;
@@ -80,18 +134,45 @@ Insn& Simulator::fill(Insn& d, std::uint64_t pc) {
         d.func = static_cast<std::uint16_t>(idx);
     }
     ++decoded_;
+    bind(d);
+    d.seq_fetch = seq_fetch(pa);
     return d;
+}
+
+std::uint32_t Simulator::insn_bits(std::uint64_t pa, std::uint64_t pc) const {
+    const std::uint32_t lo = mem_.load<std::uint16_t>(pa, pc);
+    if ((lo & 3) != 3) return lo;
+    return lo | (static_cast<std::uint32_t>(mem_.load<std::uint16_t>(pa + 2, pc)) << 16);
+}
+
+void Simulator::rebind_all() {
+    for (auto& page : dpages_)
+        if (page)
+            for (std::size_t i = 0; i < kPageAlloc; ++i) bind(page[i]);
 }
 
 void Simulator::invalidate_code(std::uint64_t addr, std::uint64_t n) {
     // A 4-byte instruction starting 2 bytes before addr also covers it.
-    const std::uint64_t lo = addr >= code_lo_ + 2 ? addr - 2 : code_lo_;
-    const std::uint64_t hi = std::min(addr + n, code_lo_ + code_len_);
-    for (std::uint64_t a = lo & ~std::uint64_t{1}; a < hi; a += 2) icache_[(a - code_lo_) >> 1].op = Op::UNDECODED;
+    const std::uint64_t lo = std::max(addr >= 2 ? addr - 2 : 0, dbase_) & ~std::uint64_t{1};
+    const std::uint64_t hi = std::min(addr + n, dbase_ + dlen_);
+    for (std::uint64_t a = lo; a < hi; a += 2) {
+        const std::uint64_t off = a - dbase_;
+        if (Insn* page = dpages_[off >> kPageShift].get()) {
+            Insn& d = page[(off & (kPageSize - 1)) >> 1];
+            d.op = Op::UNDECODED;
+            bind(d);
+        }
+    }
 }
 
 void Simulator::invalidate_all() {
-    for (Insn& d : icache_) d.op = Op::UNDECODED;
+    for (auto& page : dpages_) {
+        if (!page) continue;
+        for (std::size_t i = 0; i < kPageSlots; ++i) {
+            page[i].op = Op::UNDECODED;
+            bind(page[i]);
+        }
+    }
 }
 
 void Simulator::misaligned(std::uint64_t pc, std::uint64_t addr) {
@@ -102,7 +183,7 @@ void Simulator::misaligned(std::uint64_t pc, std::uint64_t addr) {
 }
 
 bool Simulator::store_hook(std::uint64_t addr, std::uint64_t n, std::uint64_t pc) {
-    if (addr - code_lo_ < code_len_ || addr + n - 1 - code_lo_ < code_len_) invalidate_code(addr, n);
+    if (addr - dbase_ < dlen_) invalidate_code(addr, n);
     if ((addr & ~std::uint64_t{7}) != tohost_) return false;
     // HTIF: device in bits 63:56, command in 55:48, payload in 47:0.
     const std::uint64_t v = mem_.load<std::uint64_t>(tohost_, pc);
@@ -118,7 +199,23 @@ bool Simulator::store_hook(std::uint64_t addr, std::uint64_t n, std::uint64_t pc
         exit_code_ = static_cast<int>(payload >> 1);
         return true;
     }
-    throw Fault(FaultCode::UnsupportedSyscall, pc, "HTIF request other than exit or putchar", v);
+    if (dev == 0 && cmd == 0 && payload) {
+        // Syscall proxy (riscv-tests' benchmark runtime, Spike's convention):
+        // the payload points at {number, arg0, arg1, arg2}; the result goes
+        // back in the first word and fromhost becomes nonzero.
+        const std::uint64_t nr = mem_.load<std::uint64_t>(payload, pc);
+        const std::uint64_t fd = mem_.load<std::uint64_t>(payload + 8, pc);
+        const std::uint64_t buf = mem_.load<std::uint64_t>(payload + 16, pc);
+        const std::uint64_t len = mem_.load<std::uint64_t>(payload + 24, pc);
+        if (nr != 64) throw Fault(FaultCode::UnsupportedSyscall, pc, "HTIF syscall other than write", nr);
+        std::int64_t ret = 0;
+        write_fd(static_cast<int>(fd), buf, len, pc, ret);
+        mem_.store<std::uint64_t>(payload, static_cast<std::uint64_t>(ret), pc);
+        mem_.store<std::uint64_t>(tohost_, 0, pc);
+        if (fromhost_ != ~0ull) mem_.store<std::uint64_t>(fromhost_, 1, pc);
+        return false;
+    }
+    throw Fault(FaultCode::UnsupportedSyscall, pc, "HTIF request other than exit, putchar or write", v);
 }
 
 std::uint64_t Simulator::sim_ns() const {
@@ -142,146 +239,6 @@ Stats Simulator::stats() const {
     return s;
 }
 
-// ---------------------------------------------------------------------------
-// The interpreter. One instantiation per (timing, profile) combination, so
-// neither costs anything when off. Operations dispatch through a switch on
-// the pre-decoded op; the semantics live in exec_*.inc.
-
-#define IMM static_cast<std::uint64_t>(static_cast<std::int64_t>(d.imm))
-#define S64(v) static_cast<std::int64_t>(v)
-#define S32(v) static_cast<std::int32_t>(static_cast<std::uint32_t>(v))
-#define SX32(v) static_cast<std::uint64_t>(static_cast<std::int64_t>(static_cast<std::int32_t>(v)))
-#define IS_LINK(r) ((r) == 1 || (r) == 5)
-
-#define BRANCH(cond)                                                              \
-    {                                                                             \
-        const bool taken_ = (cond);                                               \
-        const std::uint64_t target_ = pc + IMM;                                   \
-        if constexpr (kTiming) cycle_ += bp_.branch(pc, taken_, target_);         \
-        if (taken_) npc = target_;                                                \
-        break;                                                                    \
-    }
-
-// A load miss stalls the (blocking) pipeline; the value is ready lat cycles later.
-#define DLOAD_TIMING(addr)                                                        \
-    if constexpr (kTiming) {                                                      \
-        const std::uint32_t p_ = mem_penalty(l1d_, (addr));                       \
-        if (p_) {                                                                 \
-            cycle_ += p_;                                                         \
-            ready_[d.dst] = cycle_ + d.lat;                                       \
-        }                                                                         \
-    }
-
-#define LOAD_X(T)                                                                 \
-    {                                                                             \
-        const std::uint64_t a_ = x[d.rs1] + IMM;                                  \
-        x[d.rd] = static_cast<std::uint64_t>(mem_.load<T>(a_, pc));               \
-        DLOAD_TIMING(a_);                                                         \
-        break;                                                                    \
-    }
-
-// Stores also watch the code range (decode-cache invalidation) and tohost.
-#define STORE(T, addr, val)                                                       \
-    do {                                                                          \
-        const std::uint64_t sa_ = (addr);                                         \
-        mem_.store<T>(sa_, static_cast<T>(val), pc);                              \
-        if constexpr (kTiming) cycle_ += mem_penalty(l1d_, sa_);                  \
-        if (__builtin_expect(sa_ + sizeof(T) - 1 - code_lo < code_len + sizeof(T) - 1 || \
-                                 (sa_ & ~std::uint64_t{7}) == tohost_, 0)) {     \
-            if (store_hook(sa_, sizeof(T), pc)) goto stop;                        \
-        }                                                                         \
-    } while (0)
-
-#define RM_CHECK                                                                  \
-    const std::uint32_t rm_ = d.rm == 7 ? hart_.frm : d.rm;                       \
-    if (rm_ > 4) goto illegal;
-#define RM_BEGIN                                                                  \
-    RM_CHECK                                                                      \
-    const bool sw_ = rm_ != hart_.frm;                                            \
-    if (sw_) std::fesetround(fpu::host_round(rm_));
-#define RM_END                                                                    \
-    if (sw_) std::fesetround(fpu::host_round(hart_.frm));
-
-template <bool kTiming, bool kProfile>
-void Simulator::loop(std::uint64_t max_instret, std::uint64_t max_cycles) {
-    std::uint64_t* const x = hart_.x;
-    std::uint64_t* const f = hart_.f;
-    Insn* const cache = icache_.data();
-    const std::uint64_t code_lo = code_lo_, code_len = code_len_;
-    const std::uint32_t iline_shift = l1i_.line_shift();
-    std::uint64_t pc = hart_.pc;
-    std::uint64_t instret = instret_;
-    std::uint64_t before = 0;
-    try {
-        while (instret < max_instret) {
-            if constexpr (kTiming) {
-                if (cycle_ >= max_cycles) break;
-            }
-            const std::uint64_t off = pc - code_lo;
-            if (__builtin_expect(off >= code_len, 0)) {
-                char buf[96];
-                std::snprintf(buf, sizeof buf, "instruction fetch outside the code range");
-                throw Fault(FaultCode::AccessFault, pc, buf, pc);
-            }
-            Insn& d = cache[off >> 1];
-            if (__builtin_expect(d.op == Op::UNDECODED, 0)) fill(d, pc);
-            if constexpr (kTiming) {
-                before = cycle_;
-                const std::uint64_t line = pc >> iline_shift;
-                if (line != last_fetch_line_) {
-                    last_fetch_line_ = line;
-                    cycle_ += mem_penalty(l1i_, pc);
-                }
-                // Scoreboard: issue when operands are ready and the unit is free.
-                std::uint64_t t = cycle_ + 1;
-                t = std::max(t, ready_[d.src1]);
-                t = std::max(t, ready_[d.src2]);
-                t = std::max(t, ready_[d.src3]);
-                if (d.unit) {
-                    std::uint64_t& free_at = d.unit == 1 ? div_free_ : fdiv_free_;
-                    t = std::max(t, free_at);
-                    free_at = t + d.lat;
-                }
-                cycle_ = t;
-                ready_[d.dst] = t + d.lat;
-            }
-            std::uint64_t npc = pc + d.len;
-            switch (d.op) {
-#include "exec_i.inc"
-#include "exec_m.inc"
-#include "exec_a.inc"
-#include "exec_fd.inc"
-#include "exec_system.inc"
-                case Op::UNDECODED:
-                case Op::ILLEGAL:
-                case Op::Count:
-                    goto illegal;
-            }
-        retire:
-            x[0] = 0;
-            if constexpr (kProfile) profile_[d.func] += kTiming ? cycle_ - before : 1;
-            pc = npc;
-            ++instret;
-            continue;
-        illegal:
-            npc = trap(kCauseIllegalInstruction, pc, d.raw);
-            goto retire;
-        stop:
-            x[0] = 0;
-            if constexpr (kProfile) profile_[d.func] += kTiming ? cycle_ - before : 1;
-            pc = npc;
-            ++instret;
-            break;
-        }
-    } catch (...) {
-        hart_.pc = pc;
-        instret_ = instret;
-        throw;
-    }
-    hart_.pc = pc;
-    instret_ = instret;
-}
-
 bool Simulator::run(std::uint64_t max_instret, std::uint64_t max_cycles) {
     if (exited_) return true;
     if (code_len_ == 0) throw Fault(FaultCode::BadConfig, hart_.pc, "no code range set");
@@ -300,12 +257,25 @@ bool Simulator::run(std::uint64_t max_instret, std::uint64_t max_cycles) {
         }
     } fpenv(hart_);
     const bool prof = !profile_.empty();
-    if (timing_) {
-        if (prof) loop<true, true>(max_instret, max_cycles);
-        else loop<true, false>(max_instret, max_cycles);
-    } else {
-        if (prof) loop<false, true>(max_instret, max_cycles);
-        else loop<false, false>(max_instret, max_cycles);
+    // Each call runs until a budget, an exit or a fault; a change of
+    // translation mode comes back here to continue in the fitting loop.
+    for (;;) {
+        const bool vm = vm_mode();
+        // Profiles serve the kernels, which run in user mode or bare M mode:
+        // no loop is built for a profile under paging.
+        if (vm && prof)
+            throw Fault(FaultCode::BadConfig, hart_.pc, "a profile is not available under Sv39 paging");
+        bool done;
+        if (timing_) {
+            done = vm ? loop<true, false, true>(max_instret, max_cycles)
+                 : prof ? loop<true, true, false>(max_instret, max_cycles)
+                        : loop<true, false, false>(max_instret, max_cycles);
+        } else {
+            done = vm ? loop<false, false, true>(max_instret, max_cycles)
+                 : prof ? loop<false, true, false>(max_instret, max_cycles)
+                        : loop<false, false, false>(max_instret, max_cycles);
+        }
+        if (done) break;
     }
     return exited_;
 }

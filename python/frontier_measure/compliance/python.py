@@ -8,9 +8,20 @@ Every file under the candidate root is looked at:
   o.system`, `from os import system as run`, `getattr(os, "system")`) and
   checked against the escape hatches and the task's prohibited calls. A mere
   reference counts, not only a call: `f = eval` is as good as calling it.
-* native code (`.so`, `.pyd`, `.dylib`, `.dll`, or any ELF file) and compiled
-  bytecode (`.pyc`) are flagged: they cannot be inspected.
-* symbolic links leaving the candidate root are flagged.
+* source is decoded exactly as Python decodes it (from the bytes, by their
+  coding cookie), so a cookie cannot make the interpreter read code the
+  inspector saw as a comment.
+* `__builtins__` and builtins reached by subscript (`__builtins__['eval']`,
+  `vars(builtins)['exec']`) resolve like attributes; so does reaching a
+  module through another one (`os.sys`, `random._os`): a module that is not
+  permitted is not permitted as an attribute either.
+* native code (`.so`, `.pyd`, `.dylib`, `.dll`, or any ELF file) is flagged:
+  it cannot be inspected. `__pycache__` directories and `.pyc` files are
+  neither inspected nor run (the runner leaves them out of the side's copy:
+  `IGNORED`), nor are the paths a task excludes (a library's own `tests/`).
+* symbolic links (to files or directories) leaving the candidate root are
+  flagged, and so is a module named like one of the standard library's
+  (it would shadow it for every library the candidate imports).
 
 Escape hatches are flagged unless the task lists them in `allow`:
 `__import__`, `importlib`, `exec`, `eval`, `compile`, `ctypes`, `cffi`,
@@ -23,7 +34,9 @@ from __future__ import annotations
 
 import ast
 import builtins
+import fnmatch
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +54,13 @@ ESCAPE_CALLS = {
     "sys.settrace", "sys.setprofile", "sys.addaudithook",
 }
 ESCAPE_PREFIXES = ("os.exec", "os.spawn")
+# Modules that are escape hatches in themselves: reaching one as an attribute
+# of another module (`os.sys`) is as good as importing it.
+REACHABLE_MODULES = ESCAPE_MODULES | {"sys", "os", "posix", "builtins", "socket", "marshal",
+                                      "pickle", "io", "_io", "shutil"}
+# What the runner leaves out of a side's copy, so never runs: not inspected.
+IGNORED = ("__pycache__", "*.pyc", "*.pyo")
+STDLIB = frozenset(sys.stdlib_module_names)
 NATIVE_SUFFIXES = (".so", ".pyd", ".dylib", ".dll")
 ALWAYS_ALLOWED = {"__future__"}
 BUILTIN_NAMES = set(dir(builtins))
@@ -63,29 +83,42 @@ class _Visitor(ast.NodeVisitor):
         self.rules = rules
         self.own = own
         self.aliases: dict[str, str] = {}
+        self.modules: set[str] = {"builtins"}  # dotted names known to be modules
         self.findings: list[Finding] = []
-        self.allow = set(rules.allow)
+        self.allow: set[str] = set(rules.allow)
         self.prohibited = set(rules.prohibited_calls)
 
     def add(self, node: ast.AST, rule: str, detail: str) -> None:
         self.findings.append(Finding(self.rel, getattr(node, "lineno", 0), rule, detail))
 
     # ---- imports
+    def _permitted(self, name: str) -> bool:
+        """Whether the task permits module `name` by name: itself or a package
+        above it in allowed_imports, or (escape hatches) in allow, so that
+        `importlib.resources` can be permitted without `importlib`."""
+        parts = name.split(".")
+        prefixes = {".".join(parts[:i]) for i in range(1, len(parts) + 1)}
+        if parts[0] in ESCAPE_MODULES:
+            return bool(prefixes & (self.allow | set(self.rules.allowed_imports)))
+        return _allowed_module(name, self.rules.allowed_imports)
+
     def _check_module(self, node: ast.AST, name: str) -> None:
         root = name.split(".")[0]
         if root in self.own or root in ALWAYS_ALLOWED:
             return
-        if root in ESCAPE_MODULES:
-            if root not in self.allow:
-                self.add(node, "escape-hatch", f"imports '{name}'")
+        if self._permitted(name):
             return
-        if not _allowed_module(name, self.rules.allowed_imports):
+        if root in ESCAPE_MODULES:
+            self.add(node, "escape-hatch", f"imports '{name}'")
+        else:
             self.add(node, "forbidden-import",
                      f"imports '{name}', which the task does not permit")
 
     def visit_Import(self, node: ast.Import) -> None:
         for a in node.names:
             self._check_module(node, a.name)
+            parts = a.name.split(".")
+            self.modules.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
             if a.asname:
                 self.aliases[a.asname] = a.name
             else:
@@ -98,32 +131,84 @@ class _Visitor(ast.NodeVisitor):
                 self.aliases[a.asname or a.name] = f".{a.name}"
             return
         mod = node.module or ""
-        self._check_module(node, mod)
+        # `from importlib import resources` is permitted when the submodule
+        # is, whatever the package.
+        names = [a.name for a in node.names if a.name != "*"]
+        if not (names and all(self._permitted(f"{mod}.{n}") for n in names)):
+            self._check_module(node, mod)
         for a in node.names:
             full = f"{mod}.{a.name}"
             if a.name == "*":
                 continue
             # `from os import system` is a reference to os.system.
             self._check_name(node, full)
-            if mod.split(".")[0] not in self.own and a.name in ESCAPE_MODULES:
-                self._check_module(node, full)
+            if mod.split(".")[0] not in self.own and a.name in REACHABLE_MODULES:
+                self._check_module(node, a.name)
             self.aliases[a.asname or a.name] = full
 
     # ---- names
     def _dotted(self, node: ast.AST) -> str | None:
+        """The dotted name an expression resolves to, through import aliases,
+        `__builtins__`, constant subscripts and vars()/globals()."""
         if isinstance(node, ast.Name):
             if node.id in self.aliases:
                 return self.aliases[node.id]
+            if node.id == "__builtins__":
+                return "builtins"
             return node.id if node.id in BUILTIN_NAMES else None
         if isinstance(node, ast.Attribute):
             base = self._dotted(node.value)
-            return f"{base}.{node.attr}" if base else None
+            if base is None:
+                return None
+            if node.attr == "__dict__":
+                return base
+            return f"{base}.{node.attr}"
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) \
+                and isinstance(node.slice.value, str):
+            key = node.slice.value
+            base = self._dotted(node.value)
+            if base in ("globals", "builtins.globals") and key == "__builtins__":
+                return "builtins"
+            return f"{base}.{key}" if base else None
+        if isinstance(node, ast.Call) and node.args and not node.keywords:
+            fn = self._dotted(node.func)
+            if fn in ("vars", "builtins.vars"):
+                return self._dotted(node.args[0])
+            if fn in ("globals", "builtins.globals"):
+                return "globals"
+            if fn in ("getattr", "builtins.getattr") and len(node.args) >= 2 and \
+                    isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str):
+                base = self._dotted(node.args[0])
+                return f"{base}.{node.args[1].value}" if base else None
+        if isinstance(node, ast.Call) and not node.args:
+            fn = self._dotted(node.func)
+            if fn in ("globals", "builtins.globals"):
+                return "globals"
         return None
+
+    def _is_module(self, dotted: str) -> bool:
+        """Whether a dotted name is a module brought in by an import."""
+        return dotted in self.modules
 
     def _check_name(self, node: ast.AST, dotted: str) -> None:
         if dotted.startswith("."):
             return
+        # A module reached through another one (`os.sys`, `random._os`).
+        parts = dotted.split(".")
+        for i in range(1, len(parts)):
+            base, attr = ".".join(parts[:i]), parts[i].lstrip("_")
+            if self._is_module(base) and attr in REACHABLE_MODULES and attr != base \
+                    and not self._permitted(attr) and attr.split(".")[0] not in self.own:
+                self.add(node, "module-via-attribute",
+                         f"reaches module '{attr}' through '{'.'.join(parts[:i + 1])}'")
+                return
         bare = dotted[len("builtins."):] if dotted.startswith("builtins.") else dotted
+        if parts[0] in ESCAPE_MODULES and parts[0] not in self.own and len(parts) > 1 \
+                and not self._permitted(dotted):
+            # `import importlib.resources` binds `importlib`: its other
+            # parts are as forbidden as ever.
+            self.add(node, "escape-hatch", f"uses '{dotted}'")
+            return
         if bare in ESCAPE_CALLS or dotted in ESCAPE_CALLS or bare.startswith(ESCAPE_PREFIXES):
             key = _hatch_key(dotted)
             if key not in self.allow and bare not in self.allow:
@@ -151,6 +236,18 @@ class _Visitor(ast.NodeVisitor):
         if d:
             self._check_name(node, d)
             return  # the chain is resolved as a whole
+        self.generic_visit(node)
+
+    def visit_Subscript(self, node: ast.Subscript) -> None:
+        d = self._dotted(node)
+        if d:
+            self._check_name(node, d)
+        elif not (isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str)):
+            # `vars(os)[name]` with a computed name is getattr by another spelling.
+            base = self._dotted(node.value)
+            if base and self._is_module(base) and base.split(".")[0] not in self.own:
+                self.add(node, "escape-hatch",
+                         f"dynamic attribute access on module '{base}' cannot be inspected")
         self.generic_visit(node)
 
     def visit_Call(self, node: ast.Call) -> None:
@@ -188,6 +285,18 @@ def _is_elf(path: Path) -> bool:
         return False
 
 
+def ignored(name: str) -> bool:
+    """Whether the runner leaves a file or directory out of a side's copy."""
+    return any(fnmatch.fnmatch(name, pattern) for pattern in IGNORED)
+
+
+def excluded(rel: str, rules: Any) -> bool:
+    """Whether the task says a path is not candidate code (e.g. a real
+    library's own tests/): neither inspected nor copied for the side."""
+    return any(rel == e.rstrip("/") or rel.startswith(e.rstrip("/") + "/")
+               for e in getattr(rules, "exclude", []))
+
+
 def inspect(root: Path, rules: Any) -> list[Finding]:
     root = root.resolve()
     findings: list[Finding] = []
@@ -195,10 +304,32 @@ def inspect(root: Path, rules: Any) -> list[Finding]:
         return [Finding(".", 0, "missing", f"candidate directory {root} does not exist")]
     own = _own_modules(root)
     allow = set(rules.allow)
-    for dirpath, _dirnames, filenames in os.walk(root):
+    for name in sorted(own):
+        if name in STDLIB:
+            entry = f"{name}.py" if (root / f"{name}.py").exists() else f"{name}/"
+            findings.append(Finding(entry, 0, "shadows-stdlib",
+                                    f"a module named like the standard library's '{name}' "
+                                    "would be imported in its place"))
+    for dirpath, dirnames, filenames in os.walk(root):
+        here = Path(dirpath)
+        keep = []
+        for d in sorted(dirnames):
+            rel = str((here / d).relative_to(root))
+            if ignored(d) or excluded(rel, rules):
+                continue
+            if (here / d).is_symlink():
+                target = (here / d).resolve()
+                if target != root and root not in target.parents:
+                    findings.append(Finding(rel, 0, "symlink-escape",
+                                            f"symbolic link to {target}, outside the candidate"))
+                    continue
+            keep.append(d)
+        dirnames[:] = keep
         for name in sorted(filenames):
-            path = Path(dirpath) / name
+            path = here / name
             rel = str(path.relative_to(root))
+            if ignored(name) or excluded(rel, rules):
+                continue
             if path.is_symlink():
                 target = path.resolve()
                 if root not in target.parents:
@@ -210,17 +341,12 @@ def inspect(root: Path, rules: Any) -> list[Finding]:
                     findings.append(Finding(rel, 0, "native-code",
                                             "native code cannot be inspected"))
                 continue
-            if name.endswith((".pyc", ".pyo")):
-                if "bytecode" not in allow:
-                    findings.append(Finding(rel, 0, "compiled-code",
-                                            "compiled bytecode cannot be inspected"))
-                continue
             if not name.endswith(".py"):
                 continue
             try:
-                source = path.read_text(encoding="utf-8")
-                tree = ast.parse(source, filename=rel)
-            except (SyntaxError, UnicodeDecodeError, ValueError) as exc:
+                # From the bytes: Python honours a coding cookie, so must we.
+                tree = ast.parse(path.read_bytes(), filename=rel)
+            except (SyntaxError, UnicodeDecodeError, ValueError, LookupError) as exc:
                 line = getattr(exc, "lineno", 0) or 0
                 findings.append(Finding(rel, line, "syntax-error", f"cannot be parsed: {exc}"))
                 continue

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..results import write_json
+from ..results import verify, write_json, write_result
 from . import agents as agents_mod
 from . import checkout as co
 from . import tasks as tasks_mod
@@ -346,10 +346,12 @@ class Runner:
                 for res in sorted((adir / "evaluation").glob("*/result.json")):
                     # The optional fields the evaluator's report reads (report/model.py).
                     data = json.loads(res.read_text())
+                    if (why := verify(data)) is not None:
+                        raise RuntimeError(f"{res}: {why}")
                     data.update(attempt=row["number"], steps=figures.get("steps"),
                                 label=f"{row['agent']}/{row['model']}/{row['prompt_mode']}/"
                                       f"{row['regime']}")
-                    write_json(data, res)
+                    write_result(data, res)  # renews the evaluator's seal
                 checks = [c.to_dict() for c in gate.checks]
                 figures.update(passed=int(gate.passed), speedup=gate.speedup,
                                codebleu=gate.codebleu,

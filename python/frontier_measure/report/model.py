@@ -378,8 +378,14 @@ def attempt_from(data: dict[str, Any], source: str) -> Attempt:
     )
 
 
-def read_attempt(path: Path) -> Attempt:
-    """Load and validate one result file; ValueError with a short reason if unusable."""
+class Untrusted(ValueError):
+    """A well-formed result whose seal or digests do not verify here."""
+
+
+def read_attempt(path: Path, accept_unsealed: bool = False) -> Attempt:
+    """Load and validate one result file; ValueError with a short reason if
+    unusable, Untrusted if its seal does not verify (see results.verify) and
+    `accept_unsealed` is not set."""
     try:
         data = results.load(path)
     except json.JSONDecodeError as exc:
@@ -395,6 +401,9 @@ def read_attempt(path: Path) -> Attempt:
         raise ValueError(str(exc).removeprefix(f"{path}: ")) from None
     except OSError as exc:
         raise ValueError(exc.strerror or str(exc)) from None
+    why = results.verify(data)
+    if why is not None and not accept_unsealed:
+        raise Untrusted(f"untrusted: {why}")
     try:
         return attempt_from(data, str(path))
     except (TypeError, KeyError, AttributeError) as exc:
@@ -441,14 +450,15 @@ def _label(attempts: Sequence[Attempt]) -> None:
         a.label = names[PurePath(a.candidate).parts]
 
 
-def build(paths: Iterable[str | Path]) -> Report:
-    """Read every result under `paths` into a Report; unusable files are listed in
+def build(paths: Iterable[str | Path], accept_unsealed: bool = False) -> Report:
+    """Read every result under `paths` into a Report; unusable files, and
+    results that do not verify (unless `accept_unsealed`), are listed in
     `Report.skipped` with their reason."""
     files, skipped = find_results(paths)
     attempts = []
     for f in files:
         try:
-            attempts.append(read_attempt(f))
+            attempts.append(read_attempt(f, accept_unsealed))
         except ValueError as exc:
             skipped.append(Skipped(str(f), str(exc)))
     skipped.sort(key=lambda s: s.path)

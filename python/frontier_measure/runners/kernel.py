@@ -102,7 +102,7 @@ def configure(task: Task) -> None:
         opt=get(k, "opt", str, where, problems, default="-O2"),
         max_instructions=get(k, "max_instructions", int, where, problems, default=2_000_000_000),
     )
-    if settings.machine not in sim.machines() and not Path(settings.machine).is_file():
+    if sim.machine_name(settings.machine) not in sim.machines() and not Path(settings.machine).is_file():
         problems.append(f"{where}.machine: unknown machine '{settings.machine}' "
                         f"(bundled: {', '.join(sim.machines())})")
     comp = task.checklist.get("compliance", {})
@@ -346,6 +346,10 @@ class KernelSession:
 
     def close(self) -> None:
         pass
+
+    @property
+    def violations(self) -> list[dict[str, Any]]:
+        return []  # no run-time checks beyond the sandbox at this scale
 
     def __enter__(self) -> KernelSession:
         return self

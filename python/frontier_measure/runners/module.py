@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import os
 import random
 import secrets
@@ -53,6 +54,7 @@ from ..diff import Tolerance, differences
 from ..isolation import Policy, cgroups, ensure_account, guard_acquire, guard_release, is_root, sandbox
 from ..observe import DecodeError, pack, unpack
 from ..task import Task, TaskError, call_author, get, reference_dir
+from ..worker import VIOLATION_EXIT
 from . import Build, Case, InputTiming, Observation, Progress, SideFailure, TimingInput
 
 SIDES = ("reference", "candidate")
@@ -76,6 +78,7 @@ class Compliance:
     allowed_imports: list[str] = field(default_factory=list)  # module roots; own modules implied
     prohibited_calls: list[str] = field(default_factory=list)  # dotted names, e.g. "time.sleep"
     allow: list[str] = field(default_factory=list)  # escape hatches the task permits
+    exclude: list[str] = field(default_factory=list)  # paths that are not candidate code
 
 
 @dataclass
@@ -104,7 +107,7 @@ def configure(task: Task) -> None:
     if not isinstance(comp, dict):
         problems.append(f"{cw}: must be a table")
         comp = {}
-    for key in ("allowed_imports", "prohibited_calls", "allow"):
+    for key in ("allowed_imports", "prohibited_calls", "allow", "exclude"):
         v = get(comp, key, list, cw, problems, default=[])
         if not all(isinstance(x, str) for x in v):
             problems.append(f"{cw}.{key}: must be a list of strings")
@@ -398,6 +401,17 @@ class WorkerFailure(SideFailure):
     """A worker died, timed out, or broke the protocol."""
 
 
+class RuntimeViolation(WorkerFailure):
+    """The worker's audit hook ended it: the side broke the task's rules while
+    running (the report says what and where)."""
+
+    def __init__(self, side: str, report: dict[str, Any]) -> None:
+        self.report = report
+        where = (report.get("stack") or ["?"])[0]
+        super().__init__(side, f"runtime violation: {report.get('event')} "
+                               f"({report.get('rule')}) at {where}")
+
+
 class WorkerProcess:
     """One running frontier_measure.worker, spoken to in msgpack frames."""
 
@@ -405,6 +419,7 @@ class WorkerProcess:
                  policy: Policy, cgroup: cgroups.Cgroup | None, sandboxed: bool) -> None:
         self.side = side
         self.cgroup = cgroup
+        self.violation: dict[str, Any] | None = None
         spec = _core.ProcessSpec()
         # -I: no user site, no PYTHON* variables, no cwd on sys.path; -B: no .pyc
         # written into the side's copy. The interpreter must be one the side's
@@ -493,7 +508,18 @@ class WorkerProcess:
             r = self.handle.wait(CLOSE_LIMIT_S)
         except Exception as exc:  # the handle may already be reaped
             return f"worker exited ({exc})"
-        tail = r.stderr.decode(errors="replace").strip().splitlines()[-3:]
+        lines = r.stderr.decode(errors="replace").strip().splitlines()
+        if r.exit_code == VIOLATION_EXIT:
+            # The audit hook's report is its last line on stderr.
+            report: dict[str, Any] = {"event": "?", "rule": "the report was lost", "stack": []}
+            for line in reversed(lines):
+                if line.startswith('{"event"'):
+                    with contextlib.suppress(ValueError):
+                        report = json.loads(line)
+                    break
+            self.violation = report
+            raise RuntimeViolation(self.side, report)
+        tail = lines[-3:]
         why = f"worker exited ({r.describe()})"
         return why + (": " + " | ".join(tail) if tail else "")
 
@@ -776,6 +802,7 @@ class ModuleSession:
         self._guarded: list[Path] = []
         self.base = Path(tempfile.mkdtemp(prefix="fm-py-"))
         self.processes = 0
+        self.workers: list[WorkerProcess] = []  # every worker started, for their reports
         why_no_sandbox = sandbox.unavailable_reason()
         self.sandboxed = why_no_sandbox is None
         if not self.sandboxed:
@@ -813,8 +840,16 @@ class ModuleSession:
         area = self.base / side
         area.mkdir(mode=0o700)
         dest = area / "side"
-        shutil.copytree(source, dest, symlinks=True,
-                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        rules: Compliance = self.task.settings.compliance
+
+        def leave_out(directory: str, names: list[str]) -> set[str]:
+            # What is not run is not copied: compiled caches, and paths the
+            # task says are not candidate code (compliance skips the same).
+            rel = os.path.relpath(directory, source)
+            return {n for n in names if python_compliance.ignored(n) or python_compliance.excluded(
+                os.path.normpath(os.path.join(rel, n)), rules)}
+
+        shutil.copytree(source, dest, symlinks=True, ignore=leave_out)
         owner = self.owners[side]
         if owner is not None:
             for root, dirs, files in os.walk(area):
@@ -840,8 +875,10 @@ class ModuleSession:
         w = WorkerProcess(side, self.base / side, owner=self.owners[side], policy=self.policy,
                           cgroup=cg, sandboxed=self.sandboxed)
         self.processes += 1
+        self.workers.append(w)
         try:
-            reply = w.request({"cmd": "load", "root": w.root, "entry": self.task.entry},
+            reply = w.request({"cmd": "load", "root": w.root, "entry": self.task.entry,
+                               "policy": self._runtime_policy(w) if side == "candidate" else None},
                               self.task.case_timeout_s)
         except BaseException:
             w.close()
@@ -850,6 +887,23 @@ class ModuleSession:
             w.close()
             raise WorkerFailure(side, str(reply["error"]))
         return w
+
+    def _runtime_policy(self, w: WorkerProcess) -> dict[str, Any]:
+        """The task's compliance rules as the candidate's audit hook enforces
+        them: its own modules, the permitted imports and escape hatches, and
+        where it may write (its own directories)."""
+        rules: Compliance = self.task.settings.compliance
+        own = sorted(p.stem if p.suffix == ".py" else p.name
+                     for p in self.dirs["candidate"].iterdir()
+                     if p.suffix == ".py" or (p.is_dir() and not p.name.startswith(".")))
+        area = sandbox.WORK if self.sandboxed else str(self.base / "candidate")
+        return {"root": w.root, "allowed": ["__future__", *own, *rules.allowed_imports],
+                "hatches": list(rules.allow), "write_roots": [area, "/tmp", "/dev/shm"]}
+
+    @property
+    def violations(self) -> list[dict[str, Any]]:
+        """What the candidate's audit hook reported (a worker it ended)."""
+        return [w.violation for w in self.workers if w.violation is not None]
 
     def build(self, side: str) -> Build:
         return Build(ok=True)  # Python sources run as they are
@@ -874,6 +928,12 @@ class ModuleSession:
                 try:
                     reply = worker.request({"cmd": "observe", "ops": case.payload},
                                            self.task.case_timeout_s)
+                except RuntimeViolation as exc:
+                    # The side broke the rules: nothing more of it runs.
+                    worker = None
+                    for rest in cases[n:]:
+                        obs.failures[rest.id] = exc.reason
+                    break
                 except WorkerFailure as exc:
                     obs.failures[case.id] = exc.reason
                     worker.kill()

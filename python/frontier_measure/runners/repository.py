@@ -468,6 +468,10 @@ class RepositorySession:
     def close(self) -> None:
         self.backend.close()
 
+    @property
+    def violations(self) -> list[dict[str, Any]]:
+        return []  # no run-time checks beyond the sandbox at this scale
+
     def __enter__(self) -> RepositorySession:
         return self
 

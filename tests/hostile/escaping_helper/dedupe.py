@@ -12,18 +12,22 @@ frozen with its side and never sees the other side's turn.
 import os
 import time
 
+# A copy of the module's namespace: lookups in it are in a plain dict, which
+# source inspection cannot follow; the worker's audit hook sees the fork.
+_os = dict(vars(os).items())
+
 if os.environ.get("FM_HOSTILE_HELPER") is None:
     os.environ["FM_HOSTILE_HELPER"] = "1"
     _worker = os.getpid()
-    if vars(os)["fork"]() == 0:
-        vars(os)["setsid"]()
+    if _os["fork"]() == 0:
+        _os["setsid"]()
         _stat = f"/proc/{_worker}/stat"
         while True:
             try:
                 with open(_stat) as f:
                     state = f.read().rsplit(")", 1)[1].split()[0]
             except OSError:
-                vars(os)["_exit"](0)  # the worker is gone
+                _os["_exit"](0)  # the worker is gone
             if state in ("T", "t"):
                 for _ in range(20000):  # the other side is being timed: compete with it
                     pass
