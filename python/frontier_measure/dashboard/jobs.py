@@ -10,10 +10,10 @@ does is read from /proc/locks, without touching the lock: trying it would make
 a runner starting at that instant fail.
 
 Stopping is what Ctrl-C does at a terminal: SIGINT, and the runner cancels its
-attempts (their agents' sessions are killed, their containers removed) and
-leaves them to be run again from scratch at its next start. What that start
-would remove (their checkouts; a container whose removal was cut short) is
-removed as soon as the runner is gone. A runner still there after a grace
+attempts (their agents' sessions are killed, their containers and checkouts
+removed) and leaves them to be run again from scratch at its next start.
+Anything that start would still remove (a container whose removal was cut
+short) is removed as soon as the runner is gone. A runner still there after a grace
 period is killed, and what it leaves is removed the same way.
 """
 
@@ -191,10 +191,9 @@ class Jobs:
         if self.stopping is not None:
             if self._runner() is None:
                 self.stopping = None
-                # What the interrupted attempts leave until the runner's next start (an
-                # overlay checkout stays mounted; a container whose removal the second
-                # cancellation of asyncio.run's shutdown cut short) goes now, as that start
-                # would remove it.
+                # The runner removes its attempts' checkouts and containers as it stops;
+                # whatever an interruption still cut short goes now, as the runner's next
+                # start would remove it.
                 await asyncio.to_thread(self._leftovers, self._interrupted())
             elif time.monotonic() - self.stopping > STOP_GRACE_S:
                 await self._kill()
