@@ -12,8 +12,10 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -57,6 +59,9 @@ class Server:
         self.url = line.rsplit(" at ", 1)[1].strip()
 
     def stop(self) -> None:
+        """Stop the dashboard, and a runner still working on its database (one the
+        page launched goes on after the dashboard otherwise): interrupted as the
+        page's Stop does, killed if it does not end, what it left removed."""
         if self.proc.poll() is None:
             self.proc.terminate()
             try:
@@ -66,12 +71,42 @@ class Server:
                 self.proc.wait()
         if self.proc.stderr is not None:
             self.proc.stderr.close()
+        stop_runner(self.db)
 
     def __enter__(self) -> Server:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+def stop_runner(db: Path, grace_s: float = 60.0) -> None:
+    """Interrupt the runner working on `db`, if any (SIGINT, as Ctrl-C); kill it
+    after `grace_s`, then remove what it left (checkouts, labelled containers)."""
+    from ..platform import checkout as co
+    from ..platform.runner import db_label
+    from .jobs import runner_pid
+
+    run_dir = db.parent
+    pid = runner_pid(run_dir)
+    if pid is None:
+        return
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.kill(pid, signal.SIGINT)
+    deadline = time.monotonic() + grace_s
+    while runner_pid(run_dir) is not None and time.monotonic() < deadline:
+        time.sleep(0.2)
+    if runner_pid(run_dir) is None:
+        return
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGKILL)
+    while runner_pid(run_dir) is not None and time.monotonic() < deadline + 10:
+        time.sleep(0.2)
+    for pid_file in run_dir.glob("attempts/*/agent/agent.pid"):
+        co.kill_recorded(pid_file)  # agents work in sessions of their own
+    co.remove_tree(run_dir / "scratch")
+    if co.docker_available() is None:
+        co.remove_labelled_containers(db_label(db))
 
 
 @contextlib.contextmanager
