@@ -207,6 +207,8 @@ def test_a_live_run_launched_retried_stopped_and_exported(tmp_path: Path, page: 
             # A later step makes a fuller picture for the README (when the run is not over yet).
             with contextlib.suppress(AssertionError):
                 _wait(lambda: "── step 3" in page.inner_text("#term-session"), 20, "step 3")
+                # The lines changed so far, counted in the live checkout every few seconds.
+                _wait(lambda: page.inner_text("#m-lines") not in ("–", "+0 −0"), 10, "lines changed")
         _shot(page, "dashboard.png")
 
         # Both finish: the fix passes its gate, the wrong fix does not.

@@ -412,9 +412,13 @@ function renderSelected() {
   $("m-steps").textContent = num(a.steps);
   if (a.state === "finished" || a.lines_added !== null) {
     $("m-lines").textContent = a.lines_added === null || a.lines_added === undefined ? "–" : `+${num(a.lines_added)} −${num(a.lines_removed)}`;
-    $("m-files").textContent = a.files_changed === null || a.files_changed === undefined ? "" : `${a.files_changed} files`;
+    $("m-files").textContent = a.files_changed === null || a.files_changed === undefined ? "" : filesLabel(a.files_changed);
   }
   $("m-runtime").textContent = duration(runtimeOf(a));
+}
+
+function filesLabel(n) {
+  return `${num(n)} file${n === 1 ? "" : "s"}`;
 }
 
 function followAttempt(id) {
@@ -433,7 +437,7 @@ function followAttempt(id) {
   es.addEventListener("lines", (e) => {
     const d = JSON.parse(e.data);
     $("m-lines").textContent = `+${num(d.lines_added)} −${num(d.lines_removed)}`;
-    $("m-files").textContent = `${d.files_changed} files`;
+    $("m-files").textContent = filesLabel(d.files_changed);
   });
 }
 
@@ -553,7 +557,7 @@ async function loadFiles(id) {
   const w = await api(`/api/attempts/${id}/workspace`);
   if (state.selected !== id) return;
   const where = { live: "live checkout", candidate: "the candidate as judged", pristine: "the pristine workspace (changes from the patch)", none: "no workspace", gone: "the checkout went away" }[w.source] || w.source;
-  $("files-source").textContent = `${where} · ${w.files.length}${w.more_files ? "+" : ""} files · ${Object.keys(w.changes).length} changed`;
+  $("files-source").textContent = `${where} · ${w.more_files ? `${num(w.files.length)}+ files` : filesLabel(w.files.length)} · ${Object.keys(w.changes).length} changed`;
   const changed = w.changes;
   const deleted = Object.keys(changed).filter((p) => changed[p] === "deleted" && !w.files.includes(p));
   $("tree").innerHTML = [...w.files, ...deleted].sort().map((p) =>
