@@ -99,7 +99,7 @@ def stop_runner(db: Path, grace_s: float = 60.0) -> None:
     if runner_pid(run_dir) is None:
         return
     with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pid, signal.SIGKILL)
+        os.kill(pid, signal.SIGKILL)
     while runner_pid(run_dir) is not None and time.monotonic() < deadline + 10:
         time.sleep(0.2)
     for pid_file in run_dir.glob("attempts/*/agent/agent.pid"):
