@@ -14,6 +14,7 @@ debian_packages=(
   docker.io debootstrap                            # repository scale: Docker backend
   bubblewrap                                       # namespaces of each side (local backend, workers)
   make gcc                                         # repository scale: bundled task builds
+  chromium                                         # the dashboard's browser tests (Playwright)
 )
 
 # Node.js and npm for pyright (the language server of LSP regimes, scripts/agents.sh);
@@ -46,7 +47,7 @@ echo "setup: building and installing frontier-measure into .venv"
 # The build backend also lives in .venv, so later rebuilds (scripts/rebuild.sh)
 # and wheel builds (frontier-measure harbor export) work without build isolation.
 .venv/bin/pip install -q "scikit-build-core>=0.10" "pybind11>=2.13"
-.venv/bin/pip install -q -e '.[test,bench,kernel,docker,report,dev,platform,harbor]'
+.venv/bin/pip install -q -e '.[test,bench,kernel,docker,report,dev,platform,harbor,dashboard]'
 # The CLI agents and tools the platform's tests run (mini-swe-agent with the MCP SDK,
 # pyright), in places of their own under .agents/.
 bash scripts/agents.sh

@@ -8,7 +8,9 @@ import importlib.util
 import os
 import shutil
 import subprocess
+from collections.abc import Iterator
 from functools import cache
+from pathlib import Path
 
 import pytest
 
@@ -56,3 +58,30 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         reason = _skip_reason(mark.name)
         if reason:
             pytest.skip(reason)
+
+
+def _mounts_below(base: str) -> set[str]:
+    try:
+        lines = Path("/proc/mounts").read_text().splitlines()
+    except OSError:
+        return set()
+    points = (line.split()[1].replace("\\040", " ") for line in lines)
+    return {m for m in points if m == base or m.startswith(base + "/")}
+
+
+@pytest.fixture(autouse=True)
+def _nothing_left_mounted(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """A test unmounts what it mounted (as root, checkouts are overlay mounts under
+    pytest's temporary directory; one left there makes its cleanup fail). What is
+    left is unmounted, and the test fails."""
+    if os.geteuid() != 0:
+        yield
+        return
+    base = str(tmp_path_factory.getbasetemp().resolve())
+    before = _mounts_below(base)
+    yield
+    left = sorted(_mounts_below(base) - before, key=len, reverse=True)
+    for m in left:
+        subprocess.run(["umount", "-l", m], capture_output=True)
+    if left:
+        pytest.fail(f"left mounted after the test: {', '.join(reversed(left))}")

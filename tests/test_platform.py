@@ -258,3 +258,30 @@ def test_spec_names_every_problem(tmp_path: Path) -> None:
         assert needle in text
     ci = spec.load(ROOT / "examples" / "agents" / "ci.toml")
     assert ci.name == "ci" and set(ci.models) == {"fix", "wrong-fix", "give-up"}
+
+
+def test_command_agent_output_through_a_pipe_or_a_terminal(tmp_path: Path) -> None:
+    """agent.log has the agent's output either way; with terminal = "pty" the agent
+    writes to a terminal (of 160 columns) and the bytes are copied as they come."""
+    from frontier_measure.platform import tasks as tasks_mod
+    from frontier_measure.platform.agents import AttemptContext, command
+
+    task = tasks_mod.load(Path(__file__).resolve().parents[1] / "tasks" / "module" / "dedupe")
+    probe = ("import os, sys; print('tty', sys.stdout.isatty(), os.get_terminal_size().columns "
+             "if sys.stdout.isatty() else 0, os.environ['TERM']); print('err', file=sys.stderr)")
+    logs = {}
+    for terminal in ("pipe", "pty"):
+        agent = command.CommandAgent.from_table(
+            "probe", {"command": ["python3", "-c", probe], "uses_model": False,
+                      "terminal": terminal}, tmp_path)
+        work = tmp_path / terminal
+        (work / "ws").mkdir(parents=True)
+        ctx = AttemptContext(task=task, instruction="", workspace=work / "ws", container=None,
+                             directory=work, timeout_s=30)
+        outcome = asyncio.run(agent.run(ctx))
+        assert outcome.exit_code == 0 and outcome.error is None, outcome
+        logs[terminal] = (work / "agent" / "agent.log").read_text()
+    assert "tty False 0 dumb" in logs["pipe"] and "err" in logs["pipe"]
+    assert "tty True 160 xterm-256color" in logs["pty"] and "err" in logs["pty"]
+    with pytest.raises(ValueError, match="terminal must be"):
+        command.CommandAgent.from_table("x", {"command": ["true"], "terminal": "tmux"}, tmp_path)

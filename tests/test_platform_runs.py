@@ -216,3 +216,43 @@ concurrency = 2
         "celery/rename-host-format", "flask/render-template-str",
         "requests/rename-lookup-dict-dict-lookup", "tornado/rename-to-camel-case"]
     assert all(r["outcome"] == "passed" and r["codebleu"] > 0.99 for r in oracle)
+
+
+def test_a_stopped_run_leaves_no_checkout_mounted(tmp_path: Path) -> None:
+    """Ctrl-C (SIGINT) of the runner while an agent works: the attempt's checkout
+    (an overlay mount as root) is unmounted and removed before the runner exits."""
+    spec_file = tmp_path / "stop.toml"
+    spec_file.write_text(f"""
+[run]
+name = "stop"
+isolation = "copy"
+timeout_s = 120
+[tasks]
+paths = ["{ROOT / 'tasks' / 'module' / 'dedupe'}"]
+[agents.sleeper]
+command = ["sleep", "100"]
+uses_model = false
+""")
+    db = tmp_path / "run" / "state.sqlite"
+    scratch = db.parent / "scratch"
+    proc = subprocess.Popen([sys.executable, "-m", "frontier_measure", "run", str(spec_file),
+                             "--db", str(db), "--quiet"], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    pid_file = db.parent / "attempts" / "a00001" / "agent" / "agent.pid"
+    try:
+        deadline = time.monotonic() + 60
+        while not (pid_file.exists() and any(scratch.glob("*/workspace/dedupe.py"))):
+            assert proc.poll() is None, proc.communicate()[1]
+            assert time.monotonic() < deadline, "the agent never started"
+            time.sleep(0.1)
+        os.kill(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode != 0, err
+    assert str(scratch) not in Path("/proc/mounts").read_text()
+    assert not any(scratch.glob("*/workspace"))
+    agent_pid, start = pid_file.read_text().split()
+    assert checkout.process_start(int(agent_pid)) != start  # the agent's session is gone too

@@ -482,7 +482,7 @@ def export_cmd(db: Path, out: Path) -> None:
     from .platform import export
 
     out.mkdir(parents=True, exist_ok=True)
-    d = export.Database(db)
+    d = export.Database(db, readonly=True)
     try:
         files = export.csv_files(d)
     finally:
@@ -491,6 +491,39 @@ def export_cmd(db: Path, out: Path) -> None:
         (out / name).write_text(text)
         click.echo(f"wrote {out / name}")
     click.echo(f"wrote {export.write_zip(db, out / (db.parent.name + '.zip'))}")
+
+
+@main.command(name="serve")
+@click.option("--db", type=click.Path(dir_okay=False, path_type=Path),
+              default=Path("runs/dashboard/state.sqlite"), show_default=True,
+              help="The run database to show (it may not exist yet: launch a run into it).")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on; anything but loopback needs --token.")
+@click.option("--port", default=8765, show_default=True, help="Port (0: any free port).")
+@click.option("--token", default=None, envvar="FM_DASHBOARD_TOKEN",
+              help="Required on every request (default: $FM_DASHBOARD_TOKEN; none on loopback).")
+def serve_cmd(db: Path, host: str, port: int, token: str | None) -> None:
+    """Serve the live dashboard of a run database until Ctrl-C.
+
+    Three columns: the task queue, the selected attempt (terminal, workspace,
+    configuration, verification), the environment and cumulative metrics. Runs
+    are launched, retried, stopped and exported from the page; runs it launched
+    go on when it stops.
+    """
+    try:
+        from .dashboard import app
+    except ImportError as exc:
+        raise click.ClickException(f"the dashboard needs its extra: pip install "
+                                   f"'frontier-measure[dashboard]' ({exc})") from None
+    try:
+        app.check_binding(host, token)
+        sock = app.bind(host, port)
+    except (ValueError, OSError) as exc:
+        raise click.ClickException(str(exc)) from None
+    shown = f"[{host}]" if ":" in host else host
+    url = f"http://{shown}:{sock.getsockname()[1]}/" + (f"?token={token}" if token else "")
+    click.echo(f"dashboard of {db} at {url}", err=True)
+    app.serve(sock, db, host=host, token=token)  # Uvicorn handles Ctrl-C: a clean shutdown
 
 
 @main.group()

@@ -45,6 +45,7 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import sqlite3
+import urllib.parse
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -112,17 +113,40 @@ FIGURES = ("outcome", "passed", "wall_s", "agent_s", "gate_s", "steps", "request
            "speedup", "codebleu", "error", "delegated", "children", "tool_calls", "tool_s",
            "tool_tokens", "lsp_s", "lsp_tokens", "index_s", "index_tokens")
 OUTCOMES = ("passed", "failed", "timeout", "agent-error", "error")
+# An attempt generation's telemetry, summed over the gateway's rows of `requests`.
+TELEMETRY_SUMS = ("COUNT(*) AS requests, COALESCE(SUM(step), 0) AS steps, "
+                  "COALESCE(SUM(tokens_in), 0) AS tokens_in, "
+                  "COALESCE(SUM(tokens_out), 0) AS tokens_out, "
+                  "COALESCE(SUM(tokens_cached), 0) AS tokens_cached, "
+                  "COALESCE(SUM(cost), 0.0) AS cost")
 
 
 def now() -> str:
     return _dt.datetime.now(_dt.UTC).isoformat(timespec="milliseconds")
 
 
-class Database:
-    """One connection, used from one thread (the runner's event loop)."""
+def connect_readonly(path: Path, check_same_thread: bool = True) -> sqlite3.Connection:
+    """A read-only connection to an existing database (sqlite3.OperationalError if absent)."""
+    uri = "file:" + urllib.parse.quote(str(path.resolve())) + "?mode=ro"
+    conn = sqlite3.connect(uri, uri=True, timeout=30, isolation_level=None,
+                           check_same_thread=check_same_thread)
+    conn.row_factory = sqlite3.Row
+    return conn
 
-    def __init__(self, path: str | Path) -> None:
+
+class Database:
+    """One connection, used from one thread (the runner's event loop).
+
+    `readonly=True` opens an existing database for reading only (exports, the
+    dashboard): no schema, no pragma that writes, never a write lock, so a
+    reader cannot hold up the runner's transactions (WAL lets it read while
+    they commit)."""
+
+    def __init__(self, path: str | Path, readonly: bool = False) -> None:
         self.path = Path(path)
+        if readonly:
+            self.conn = connect_readonly(self.path)
+            return
         self.path.parent.mkdir(parents=True, exist_ok=True)
         # isolation_level=None: transactions are explicit (BEGIN IMMEDIATE ... COMMIT).
         self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=30)
@@ -275,10 +299,8 @@ class Database:
             -> dict[str, Any]:
         """An attempt generation's totals, from the gateway's rows (of one agent node
         of its tree, when given; else of all of them)."""
-        sql = ("SELECT COUNT(*) AS requests, COALESCE(SUM(step), 0) AS steps, "
-               "COALESCE(SUM(tokens_in), 0) AS tokens_in, COALESCE(SUM(tokens_out), 0) AS tokens_out, "
-               "COALESCE(SUM(tokens_cached), 0) AS tokens_cached, COALESCE(SUM(cost), 0.0) AS cost "
-               "FROM requests WHERE attempt_id = ? AND generation = ?")
+        sql = (f"SELECT {TELEMETRY_SUMS} FROM requests "
+               "WHERE attempt_id = ? AND generation = ?")
         args: list[Any] = [attempt_id, generation]
         if node_id is not None:
             sql += " AND node_id = ?"

@@ -103,7 +103,7 @@ def _results(run_dir: Path, db: Database) -> list[Path]:
 
 
 def write_report(db_path: Path, out: Path, formats: list[str] | None = None) -> list[Path]:
-    db = Database(db_path)
+    db = Database(db_path, readonly=True)
     try:
         out.mkdir(parents=True, exist_ok=True)
         written = [out / "platform.md"]
@@ -125,7 +125,7 @@ def write_report(db_path: Path, out: Path, formats: list[str] | None = None) -> 
 
 def write_zip(db_path: Path, path: Path) -> Path:
     """The whole run: database tables as CSV, the platform report, every artefact."""
-    db = Database(db_path)
+    db = Database(db_path, readonly=True)
     try:
         files = {f"tables/{k}": v.encode() for k, v in csv_files(db).items()}
         files["platform.md"] = platform_markdown(db).encode()

@@ -22,6 +22,7 @@ scratch; finished attempts are never redone.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import fcntl
 import gzip
 import hashlib
@@ -32,7 +33,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from ..results import verify, write_json, write_result
 from . import agents as agents_mod
@@ -46,6 +47,8 @@ from .gateway import Endpoint, Gateway
 from .prices import PriceTable
 from .spec import NO_MODEL, Spec
 from .tree import AgentTree
+
+T = TypeVar("T")
 
 Listener = Callable[[str, dict[str, Any]], None]
 
@@ -279,11 +282,22 @@ class Runner:
 
     async def _attempt_body(self, row: Any, gen: int, adir: Path) \
             -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        task = self.tasks[row["task"]]
+        scratch = self.run_dir / "scratch" / f"{adir.name}-g{gen}"
+        checkout = await _to_the_end(co.Checkout.create, task.pristine, scratch,
+                                     undo=co.Checkout.close)
+        try:
+            return await self._in_checkout(row, gen, adir, checkout)
+        finally:
+            # Also when the attempt is cancelled (a stopped run): an overlay checkout
+            # stays mounted otherwise, until the runner's next start.
+            await _to_the_end(checkout.close)
+
+    async def _in_checkout(self, row: Any, gen: int, adir: Path, checkout: co.Checkout) \
+            -> tuple[dict[str, Any], list[dict[str, Any]]]:
         spec = self.spec
         task = self.tasks[row["task"]]
         agent = self.agents[row["agent"]]
-        scratch = self.run_dir / "scratch" / f"{adir.name}-g{gen}"
-        checkout = await asyncio.to_thread(co.Checkout.create, task.pristine, scratch)
         container: co.Container | None = None
         transcript = adir / "transcript.jsonl"
         figures: dict[str, Any] = {}
@@ -310,67 +324,84 @@ class Runner:
         finally:
             if container is not None:
                 await container.remove()
-        try:
-            if outcome.log:
-                write_text_atomic(adir / "agent.log", outcome.log)
-            changes = await asyncio.to_thread(checkout.changes)
-            write_text_atomic(adir / "patch.diff", changes.patch())
-            added, removed = changes.line_counts()
-            figures.update(files_changed=changes.files, lines_added=added, lines_removed=removed)
-            tel = self.db.telemetry(row["id"], gen)
-            figures.update(requests=tel["requests"], tokens_in=tel["tokens_in"],
-                           tokens_out=tel["tokens_out"], tokens_cached=tel["tokens_cached"],
-                           cost=tel["cost"],
-                           steps=tel["steps"] if agent.uses_model else outcome.steps)
-            if transcript.exists():
-                with open(transcript, "rb") as src, gzip.open(adir / ".transcript.partial", "wb") as dst:
-                    shutil.copyfileobj(src, dst)
-                os.replace(adir / ".transcript.partial", adir / "transcript.jsonl.gz")
-                transcript.unlink()
-            checks: list[dict[str, Any]] = []
-            if outcome.timed_out:
-                figures.update(outcome="timeout", passed=0,
-                               error=f"the agent did not finish in {spec.timeout_s:g} s")
-            elif outcome.error and outcome.exit_code == 0:
-                # The agent never ran (a missing tool, a task without an oracle ...).
-                figures.update(outcome="agent-error", passed=0, error=outcome.error)
-            else:
-                t0 = time.perf_counter()
-                judged = checkout.path
-                if task.kind == "performance":
-                    # The candidate is what the patch says: the workspace without the
-                    # files tools leave (bytecode caches), which the patch leaves out too.
-                    judged = adir / "candidate"
-                    await asyncio.to_thread(shutil.copytree, checkout.path, judged, symlinks=True,
-                                            ignore=co.ignore_tool_files)
-                gate = await asyncio.to_thread(run_gate, task, judged, adir / "evaluation",
-                                               isolation=spec.gate_isolation,
-                                               timeout_s=spec.gate_timeout_s)
-                figures["gate_s"] = time.perf_counter() - t0
-                write_json(gate.to_dict(), adir / "gate.json")
-                for res in sorted((adir / "evaluation").glob("*/result.json")):
-                    # The optional fields the evaluator's report reads (report/model.py).
-                    data = json.loads(res.read_text())
-                    if (why := verify(data)) is not None:
-                        raise RuntimeError(f"{res}: {why}")
-                    data.update(attempt=row["number"], steps=figures.get("steps"),
-                                label=f"{row['agent']}/{row['model']}/{row['prompt_mode']}/"
-                                      f"{row['regime']}")
-                    write_result(data, res)  # renews the evaluator's seal
-                checks = [c.to_dict() for c in gate.checks]
-                figures.update(passed=int(gate.passed), speedup=gate.speedup,
-                               codebleu=gate.codebleu,
-                               outcome="error" if gate.error else
-                               "passed" if gate.passed else "failed",
-                               error=gate.error or outcome.error)
-            write_json({"attempt": dict(row) | {"generation": gen}, "figures": figures,
-                        "agent": {"exit_code": outcome.exit_code, "timed_out": outcome.timed_out,
-                                  "error": outcome.error,
-                                  "files": sorted(outcome.files)}},
-                       adir / "attempt.json")
-            return figures, checks
-        finally:
-            await asyncio.to_thread(checkout.close)
+        if outcome.log:
+            write_text_atomic(adir / "agent.log", outcome.log)
+        changes = await asyncio.to_thread(checkout.changes)
+        write_text_atomic(adir / "patch.diff", changes.patch())
+        added, removed = changes.line_counts()
+        figures.update(files_changed=changes.files, lines_added=added, lines_removed=removed)
+        tel = self.db.telemetry(row["id"], gen)
+        figures.update(requests=tel["requests"], tokens_in=tel["tokens_in"],
+                       tokens_out=tel["tokens_out"], tokens_cached=tel["tokens_cached"],
+                       cost=tel["cost"],
+                       steps=tel["steps"] if agent.uses_model else outcome.steps)
+        if transcript.exists():
+            with open(transcript, "rb") as src, gzip.open(adir / ".transcript.partial", "wb") as dst:
+                shutil.copyfileobj(src, dst)
+            os.replace(adir / ".transcript.partial", adir / "transcript.jsonl.gz")
+            transcript.unlink()
+        checks: list[dict[str, Any]] = []
+        if outcome.timed_out:
+            figures.update(outcome="timeout", passed=0,
+                           error=f"the agent did not finish in {spec.timeout_s:g} s")
+        elif outcome.error and outcome.exit_code == 0:
+            # The agent never ran (a missing tool, a task without an oracle ...).
+            figures.update(outcome="agent-error", passed=0, error=outcome.error)
+        else:
+            t0 = time.perf_counter()
+            judged = checkout.path
+            if task.kind == "performance":
+                # The candidate is what the patch says: the workspace without the
+                # files tools leave (bytecode caches), which the patch leaves out too.
+                judged = adir / "candidate"
+                await asyncio.to_thread(shutil.copytree, checkout.path, judged, symlinks=True,
+                                        ignore=co.ignore_tool_files)
+            gate = await asyncio.to_thread(run_gate, task, judged, adir / "evaluation",
+                                           isolation=spec.gate_isolation,
+                                           timeout_s=spec.gate_timeout_s)
+            figures["gate_s"] = time.perf_counter() - t0
+            write_json(gate.to_dict(), adir / "gate.json")
+            for res in sorted((adir / "evaluation").glob("*/result.json")):
+                # The optional fields the evaluator's report reads (report/model.py).
+                data = json.loads(res.read_text())
+                if (why := verify(data)) is not None:
+                    raise RuntimeError(f"{res}: {why}")
+                data.update(attempt=row["number"], steps=figures.get("steps"),
+                            label=f"{row['agent']}/{row['model']}/{row['prompt_mode']}/"
+                                  f"{row['regime']}")
+                write_result(data, res)  # renews the evaluator's seal
+            checks = [c.to_dict() for c in gate.checks]
+            figures.update(passed=int(gate.passed), speedup=gate.speedup,
+                           codebleu=gate.codebleu,
+                           outcome="error" if gate.error else
+                           "passed" if gate.passed else "failed",
+                           error=gate.error or outcome.error)
+        write_json({"attempt": dict(row) | {"generation": gen}, "figures": figures,
+                    "agent": {"exit_code": outcome.exit_code, "timed_out": outcome.timed_out,
+                              "error": outcome.error,
+                              "files": sorted(outcome.files)}},
+                   adir / "attempt.json")
+        return figures, checks
+
+
+_THREADS = concurrent.futures.ThreadPoolExecutor(8, thread_name_prefix="checkout")
+
+
+async def _to_the_end(fn: Callable[..., T], *args: Any,
+                      undo: Callable[[T], object] | None = None) -> T:
+    """fn(*args) in a thread, carried through to its end even when the caller is
+    cancelled meanwhile: the caller then waits for it (blocking: mounting,
+    unmounting, removing a scratch directory are short), undoes what it made, and
+    the cancellation goes on."""
+    job = _THREADS.submit(fn, *args)
+    try:
+        # Shielded: a cancelled wait must not cancel a job still queued.
+        return await asyncio.shield(asyncio.wrap_future(job))
+    except asyncio.CancelledError:
+        concurrent.futures.wait([job])
+        if undo is not None and not job.cancelled() and job.exception() is None:
+            undo(job.result())
+        raise
 
 
 def status(db_path: Path) -> dict[str, Any]:

@@ -145,16 +145,19 @@ def load_script(path: Path) -> Script:
                   tool=str(doc.get("tool", "bash")))
 
 
-def _text(content: Any) -> str:
-    """The text of a message's content (a string, or a list of content blocks,
-    tool results with content blocks of their own included)."""
+def message_text(content: Any) -> str:
+    """The text of a message's content: a string, or a list of content blocks (text
+    blocks, and tool results whose content is a string or blocks in turn)."""
     if isinstance(content, str):
         return content
     if isinstance(content, list):
         parts = []
         for block in content:
-            if isinstance(block, dict):
-                parts.append(_text(block.get("text") or block.get("content") or ""))
+            if isinstance(block, str):
+                parts.append(block)
+            elif isinstance(block, dict):
+                text = block.get("text")
+                parts.append(text if isinstance(text, str) else message_text(block.get("content")))
         return "\n".join(parts)
     return ""
 
@@ -195,12 +198,12 @@ class ScriptedModelServer:
             raise ScriptError("messages must be a list")
         script = self.script(str(body.get("model", "")))
         users = [m for m in messages if isinstance(m, dict) and m.get("role") == "user"]
-        first_user = _text(users[0].get("content")) if users else ""
+        first_user = message_text(users[0].get("content")) if users else ""
         index = sum(1 for m in messages if isinstance(m, dict) and m.get("role") == "assistant")
         last = max((i for i, m in enumerate(messages)
                     if isinstance(m, dict) and m.get("role") == "assistant"), default=-1)
         # What the agent saw since its last turn: tool results, feedback.
-        seen = "\n".join(_text(m.get("content")) for m in messages[last + 1:]
+        seen = "\n".join(message_text(m.get("content")) for m in messages[last + 1:]
                          if isinstance(m, dict) and m.get("role") in ("user", "tool")) \
             if last >= 0 else ""
         prompt = _tokens(messages) + (0 if system_in_messages else _tokens(body.get("system", "")))

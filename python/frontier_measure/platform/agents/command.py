@@ -12,6 +12,7 @@ one agent non-interactively:
                                           # absent: terminal regimes only
     command = ["mini", "-t", "${instruction}", ...]   # argv; ${var} placeholders
     outputs = ["trajectory.json"]         # files it leaves in ${agent_dir}, kept
+    terminal = "pipe"                     # or "pty": its stdout/stderr is a terminal
     [env]        NAME = "value"           # its whole environment, besides PATH/HOME/LANG
     [files]      "config.yaml" = "..."    # written into ${agent_dir} first
     [vars]       step_limit = "100"       # placeholders of its own (overridable)
@@ -24,20 +25,29 @@ base_url, api_key, api, timeout_s, tool_layer (the directory of the tool layer's
 module), tools_file (its configuration, written when the regime has tools),
 mcp_config (the regime's MCP servers as {"mcpServers": {...}}, always written),
 and the template's vars. A spec's
-[agents.<name>] table may override command, env, files, vars, outputs and add
+[agents.<name>] table may override command, env, files, vars, outputs, terminal and add
 `path` (directories put first on PATH).
 
 The agent's environment is built from scratch: the runner's own variables (and
-any real API key in them) are not passed on. It runs in a session of its own and
-is killed, whole, at the attempt's operational timeout.
+any real API key in them) are not passed on. Its stdout and stderr go to
+agent/agent.log as they are written (PYTHONUNBUFFERED for Python agents), so the
+dashboard can follow them live: through a pipe, or with `terminal = "pty"` through
+a pseudo-terminal (160x50, TERM=xterm-256color) for agents that draw for a
+terminal, its bytes copied to agent.log as they come (escape sequences included).
+It runs in a session of its own and is killed, whole, at the attempt's
+operational timeout.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import fcntl
 import json
 import os
 import shutil
+import struct
+import termios
 import time
 import tomllib
 from dataclasses import dataclass, field
@@ -96,6 +106,7 @@ class CommandAgent:
     outputs: list[str] = field(default_factory=list)
     path: list[str] = field(default_factory=list)
     tools: str | None = None  # layer | mcp | None
+    terminal: str = "pipe"  # pipe | pty
 
     @classmethod
     def from_table(cls, name: str, table: dict[str, Any], base_dir: Path) -> CommandAgent:
@@ -107,6 +118,9 @@ class CommandAgent:
         if doc.get("tools") is not None and doc["tools"] not in TOOL_MODES:
             raise ValueError(f"[agents.{name}]: tools = {doc['tools']!r} (choose from "
                              f"{', '.join(TOOL_MODES)})")
+        terminal = str(doc.get("terminal", "pipe"))
+        if terminal not in ("pipe", "pty"):
+            raise ValueError(f"[agents.{name}]: terminal must be \"pipe\" or \"pty\", not {terminal!r}")
         return cls(name=name, command=[str(c) for c in doc["command"]],
                    uses_model=bool(doc.get("uses_model", True)),
                    isolation=list(doc.get("isolation", ["docker", "copy"])),
@@ -116,7 +130,7 @@ class CommandAgent:
                    variants=dict(doc.get("variants", {})),
                    outputs=[str(o) for o in doc.get("outputs", [])],
                    path=[str((base_dir / p).resolve()) for p in doc.get("path", [])],
-                   tools=doc.get("tools"))
+                   tools=doc.get("tools"), terminal=terminal)
 
     def placeholders(self, ctx: AttemptContext, agent_dir: Path) -> dict[str, str]:
         v = dict(self.vars)
@@ -181,7 +195,12 @@ class CommandAgent:
             env = {"PATH": ":".join([*self.path, *([str(tools_dir())] if tools_dir() else []),
                                      os.environ.get("PATH", "/usr/bin:/bin")]),
                    "HOME": str(home), "LANG": "C.UTF-8", "TERM": "dumb",
+                   # Python agents write agent.log as they go (the dashboard follows it),
+                   # not in 8 KiB blocks when their buffer fills or they exit.
+                   "PYTHONUNBUFFERED": "1",
                    "FM_CONTAINER": values["container"]}
+            if self.terminal == "pty":
+                env["TERM"] = "xterm-256color"
             env.update({k: Template(v).substitute(values) for k, v in self.env.items()})
         except (KeyError, ValueError) as exc:
             return AgentOutcome(error=f"agent '{self.name}': template: {exc}")
@@ -193,9 +212,24 @@ class CommandAgent:
         log_path = agent_dir / "agent.log"
         started = time.monotonic()
         with open(log_path, "wb") as log:
-            proc = await asyncio.create_subprocess_exec(
-                exe, *argv[1:], cwd=cwd, env=env, stdin=asyncio.subprocess.DEVNULL,
-                stdout=log, stderr=asyncio.subprocess.STDOUT, start_new_session=True)
+            copier: asyncio.Task[None] | None = None
+            if self.terminal == "pty":
+                master, slave = os.openpty()
+                fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 160, 0, 0))
+                try:
+                    proc = await asyncio.create_subprocess_exec(
+                        exe, *argv[1:], cwd=cwd, env=env, stdin=asyncio.subprocess.DEVNULL,
+                        stdout=slave, stderr=slave, start_new_session=True)
+                except BaseException:
+                    os.close(master)
+                    raise
+                finally:
+                    os.close(slave)
+                copier = asyncio.create_task(copy_terminal(master, log))
+            else:
+                proc = await asyncio.create_subprocess_exec(
+                    exe, *argv[1:], cwd=cwd, env=env, stdin=asyncio.subprocess.DEVNULL,
+                    stdout=log, stderr=asyncio.subprocess.STDOUT, start_new_session=True)
             # Who to kill if the runner dies before the agent ends (runner.kill_leftover_agents).
             (agent_dir / "agent.pid").write_text(f"{proc.pid} {process_start(proc.pid)}\n")
             timed_out = False
@@ -208,9 +242,41 @@ class CommandAgent:
                 kill_session(proc.pid)
                 if proc.returncode is None:
                     await proc.wait()
+                if copier is not None:
+                    # The session is gone, so is every writer: the copy ends at once.
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(copier, 10)
         files = {o: agent_dir / o for o in self.outputs if (agent_dir / o).is_file()}
         text = log_path.read_text(errors="replace")
         return AgentOutcome(exit_code=proc.returncode or 0, timed_out=timed_out, log=text[-200000:],
                             files=files,
                             error=None if timed_out or proc.returncode == 0 else
                             f"exit {proc.returncode} after {time.monotonic() - started:.0f} s")
+
+
+async def copy_terminal(master: int, log: Any) -> None:
+    """Copy what is written to a pseudo-terminal into `log` as it comes, until every
+    process holding its other side has closed it; `master` is closed at the end."""
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[None] = loop.create_future()
+    os.set_blocking(master, False)
+
+    def readable() -> None:
+        try:
+            data = os.read(master, 65536)
+        except BlockingIOError:
+            return
+        except OSError:  # EIO: no writer is left
+            data = b""
+        if data:
+            log.write(data)
+            log.flush()
+        elif not done.done():
+            done.set_result(None)
+
+    loop.add_reader(master, readable)
+    try:
+        await done
+    finally:
+        loop.remove_reader(master)
+        os.close(master)
