@@ -55,7 +55,8 @@ class TimingSettings:
     pairs_per_block: int = 2  # AB/BA pairs per block (per pair of fresh workers)
     min_blocks: int = 8  # the pilot; the interval is built over blocks
     max_blocks: int = 24
-    max_time_s: float = 6.0  # per timing input, blocks only
+    max_time_s: float = 6.0  # per timing input, blocks only (grows for long calls)
+    max_time_cap_s: float = 120.0  # what max_time_s may grow to for calls of max_batch_ms+
     precision: float = 0.05  # stop when the interval half-width (log) is below this
     batch_ms: float = 20.0   # calibration target for the cheaper side's batch
     max_batch_ms: float = 100.0  # ... unless the dearer side's batch would exceed this
@@ -228,6 +229,8 @@ def load(path: str | Path) -> Task:
     for key in sorted(set(tt) - set(TimingSettings.__dataclass_fields__)):
         problems.append(f"{where}.timing.{key}: unknown setting "
                         f"(known: {', '.join(TimingSettings.__dataclass_fields__)})")
+    if timing.max_time_cap_s < timing.max_time_s:
+        problems.append(f"{where}.timing.max_time_cap_s: smaller than max_time_s")
     if timing.max_blocks < timing.min_blocks:
         problems.append(f"{where}.timing.max_blocks: smaller than min_blocks")
     if not 0.5 < timing.confidence < 1:
