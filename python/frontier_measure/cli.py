@@ -191,22 +191,40 @@ def _task_errors(fn):
 
 @main.command()
 @click.argument("task_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--strict", is_flag=True, help="Count the audit's warnings as problems.")
+@click.option("--audit/--no-audit", default=True, show_default=True,
+              help="Audit what the functional cases test (runs them on the reference).")
+@click.option("--coverage/--no-coverage", default=True, show_default=True,
+              help="Measure statement and branch coverage of the reference (coverage.py).")
 @_task_errors
-def validate(task_dir: Path) -> None:
-    """Check a task directory (or every task below it); name every problem."""
+def validate(task_dir: Path, strict: bool, audit: bool, coverage: bool) -> None:
+    """Check a task directory (or every task below it); name every problem.
+
+    For a valid task, also audit what its functional cases test (module and
+    package scale: coverage of the reference, public callables no case runs,
+    cases that test nothing; every scale: values excluded as unstable) and
+    print warnings; with --strict a warning fails validation too."""
     from .task import find_tasks
-    from .validate import validate as check
+    from .validate import check
 
     tasks = find_tasks(task_dir)
     if not tasks:
         raise click.ClickException(f"{task_dir}: no task.toml found")
     bad = 0
     for t in tasks:
-        problems = check(t)
-        click.echo(f"{t}: {'ok' if not problems else f'{len(problems)} problem(s)'}")
-        for p in problems:
+        r = check(t, audit=audit, coverage=coverage)
+        failing = r.problems + (r.warnings if strict else [])
+        status = f"{len(r.problems)} problem(s)" if r.problems else "ok"
+        if r.warnings:
+            status += f", {len(r.warnings)} warning(s)"
+        click.echo(f"{t}: {status}")
+        for p in r.problems:
             click.echo(f"  {p}")
-        bad += bool(problems)
+        for w in r.warnings:
+            click.echo(f"  {'error' if strict else 'warning'}: {w}")
+        for n in r.notes:
+            click.echo(f"  {n}")
+        bad += bool(failing)
     if bad:
         raise SystemExit(1)
 
