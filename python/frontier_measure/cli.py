@@ -255,6 +255,49 @@ def record(task_dir: Path, runs: int | None, isolation: str | None) -> None:
                    f"-> {task.golden_path}")
 
 
+@main.command()
+@click.argument("task_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--max", "limit", type=int, default=None,
+              help="Run at most this many mutants (drawn at random with --seed).")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--json", "json_out", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, help="Write every mutant's outcome and diff as JSON.")
+@click.option("--show", type=click.Choice(["survived", "all", "none"]), default="survived",
+              show_default=True, help="Which mutants' diffs to print.")
+@_task_errors
+def mutate(task_dir: Path, limit: int | None, seed: int, json_out: Path | None,
+           show: str) -> None:
+    """Mutation testing of a module or package task's reference.
+
+    Small changes to the reference, one at a time, each run against the
+    functional cases: killed when an observation differs from the golden
+    output, survived otherwise (its diff is a behaviour no case pins down, or
+    an equivalent mutant to list in tests/mutants.toml)."""
+    import json
+
+    from .mutate import mutate as run_mutants
+
+    def progress(msg: str) -> None:
+        click.echo(f"\r  {msg[:100]:<100}", nl=False, err=True)
+
+    r = run_mutants(task_dir, limit=limit, seed=seed, progress=progress)
+    click.echo("", err=True)
+    for o in r.outcomes:
+        if show == "all" or (show == "survived" and o.status in ("survived", "not-covered")):
+            click.echo(f"{o.status}: {o.mutant.id} ({o.why})" if o.why else
+                       f"{o.status}: {o.mutant.id}")
+            click.echo(o.diff)
+    score = "n/a" if r.score is None else f"{r.score:.1%}"
+    click.echo(f"{r.task}: {len(r.outcomes)} mutants, {r.count('killed')} killed, "
+               f"{r.count('survived')} survived, {r.count('not-covered')} not covered, "
+               f"{r.count('equivalent')} equivalent; score {score} ({r.elapsed_s:.1f} s)")
+    if r.baseline_ignored:
+        click.echo(f"  {len(r.baseline_ignored)} golden item(s) not reproduced by a plain run "
+                   "of the reference, not compared")
+    if json_out is not None:
+        json_out.write_text(json.dumps(r.to_dict(), indent=1) + "\n")
+
+
 @main.command(name="eval")
 @click.argument("target", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--candidate", type=click.Path(exists=True, file_okay=False, path_type=Path),
