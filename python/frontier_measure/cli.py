@@ -196,8 +196,10 @@ def _task_errors(fn):
               help="Audit what the functional cases test (runs them on the reference).")
 @click.option("--coverage/--no-coverage", default=True, show_default=True,
               help="Measure statement and branch coverage of the reference (coverage.py).")
+@click.option("--full", is_flag=True,
+              help="Also the tasks under suite/ directories (the suite from real code).")
 @_task_errors
-def validate(task_dir: Path, strict: bool, audit: bool, coverage: bool) -> None:
+def validate(task_dir: Path, strict: bool, audit: bool, coverage: bool, full: bool) -> None:
     """Check a task directory (or every task below it); name every problem.
 
     For a valid task, also audit what its functional cases test (module and
@@ -207,7 +209,7 @@ def validate(task_dir: Path, strict: bool, audit: bool, coverage: bool) -> None:
     from .task import find_tasks
     from .validate import check
 
-    tasks = find_tasks(task_dir)
+    tasks = find_tasks(task_dir, full=full)
     if not tasks:
         raise click.ClickException(f"{task_dir}: no task.toml found")
     bad = 0
@@ -309,9 +311,11 @@ def mutate(task_dir: Path, limit: int | None, seed: int, json_out: Path | None,
 @click.option("--isolation", type=click.Choice(["local", "docker"]), default=None,
               help="Isolation backend of repository-scale sides (default: $FM_ISOLATION or "
                    "local): own accounts and limits here, or one container per side.")
+@click.option("--full", is_flag=True,
+              help="Also the tasks under suite/ directories (the suite from real code).")
 @_task_errors
 def eval_cmd(target: Path, candidate: Path | None, out: Path, reward: Path | None,
-             isolation: str | None) -> None:
+             isolation: str | None, full: bool) -> None:
     """Evaluate a candidate on a task, or the oracles of every task below TARGET.
 
     Compliance, then functionality (held-out cases vs golden outputs), then
@@ -327,7 +331,7 @@ def eval_cmd(target: Path, candidate: Path | None, out: Path, reward: Path | Non
     from .results import prepare_out, write_json
     from .task import find_tasks
 
-    tasks = find_tasks(target)
+    tasks = find_tasks(target, full=full)
     if not tasks:
         raise click.ClickException(f"{target}: no task.toml found")
     if len(tasks) == 1:
@@ -358,6 +362,33 @@ def eval_cmd(target: Path, candidate: Path | None, out: Path, reward: Path | Non
         # Every bundled oracle must succeed: a failure here is a broken task or
         # a broken machine, and scripts (CI, run.sh) must see it.
         raise SystemExit(1)
+
+
+@main.group()
+def task() -> None:
+    """Author tasks."""
+
+
+@task.command(name="new")
+@click.argument("dest", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--from", "source", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="A source tree holding the package.")
+@click.option("--from-pypi", "pypi", metavar="NAME==VERSION",
+              help="A pinned PyPI release (its source distribution, fetched with pip).")
+@_task_errors
+def task_new(dest: Path, source: Path | None, pypi: str | None) -> None:
+    """Scaffold a package task at DEST from real code.
+
+    The package goes into the workspace (without its own tests or compiled
+    files) and, as the oracle's starting point, into solution/; the checklist
+    lists its imports and one draft behaviour per public callable."""
+    from .scaffold import new_task
+
+    if (source is None) == (pypi is None):
+        raise click.UsageError("give exactly one of --from DIR and --from-pypi NAME==VERSION")
+    out = new_task(dest, source=source, pypi=pypi)
+    click.echo(f"{out}: scaffolded; next: write tests/cases.py and the oracle in "
+               "solution/workspace/, then record, validate --strict and mutate")
 
 
 @main.group()

@@ -300,12 +300,20 @@ def call_author(task: Task, rel: str, fn: str) -> list[Any]:
     return list(out)
 
 
-def find_tasks(path: str | Path) -> list[Path]:
-    """A task directory itself, or every task directory below `path`, sorted."""
+SUITE_DIR = "suite"  # tasks from real code below a task root: run only when asked
+
+
+def find_tasks(path: str | Path, *, full: bool = False) -> list[Path]:
+    """A task directory itself, or every task directory below `path`, sorted.
+
+    Tasks under a `suite/` directory below `path` (the suite built from real
+    code, slow to evaluate) are left out unless `full`; pointing at the suite
+    directory itself, or at one of its tasks, finds them."""
     p = Path(path)
     if (p / "task.toml").is_file():
         return [p]
     return sorted(t.parent for t in p.rglob("task.toml")
                   if "workspace" not in t.parts and ".venv" not in t.parts
+                  and (full or SUITE_DIR not in t.relative_to(p).parts)
                   # an exported task's tests/task.toml is a copy, not another task
                   and not (t.parent.name == "tests" and (t.parent.parent / "task.toml").is_file()))
