@@ -80,3 +80,12 @@ def test_cli_mutate_prints_the_outcomes_and_the_score(tmp_path):
     assert "3 mutants" in out.output and "score" in out.output
     assert out.output.count("killed: graphs/") + out.output.count("survived: graphs/") == 3
     assert (tmp_path / "m.json").is_file()
+
+
+def test_annotations_and_assert_messages_are_not_mutated_and_lines_map_to_statements():
+    src = (b'def f(x: "int", y: list = 3) -> "str":\n    assert x, "msg"\n'
+           b'    z: "T" = (1 +\n         2)\n    return x\n')
+    ms = mutants_of("a.py", src)
+    assert [(m.kind, m.line, m.statement_line) for m in ms] == [
+        ("int-plus-1", 1, 1), ("int-plus-1", 3, 3), ("add-to-sub", 3, 3), ("int-plus-1", 4, 3),
+        ("return-none", 5, 5)]

@@ -73,6 +73,7 @@ class Mutant:
     start: int  # byte offsets in the file's source
     end: int
     replacement: bytes
+    statement_line: int = 0  # first line of the statement it is in (what coverage reports)
 
     @property
     def id(self) -> str:
@@ -133,6 +134,36 @@ class _Offsets:
         return self.starts[line - 1] + col
 
 
+def _inert(tree: ast.AST) -> set[int]:
+    """Nodes whose mutants change nothing a case can observe: annotations
+    (strings or not) and assert messages."""
+    ids: set[int] = set()
+    for node in ast.walk(tree):
+        parts: list[ast.AST | None] = []
+        if isinstance(node, ast.arg):
+            parts.append(node.annotation)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            parts.append(node.returns)
+        elif isinstance(node, ast.AnnAssign):
+            parts.append(node.annotation)
+        elif isinstance(node, ast.Assert):
+            parts.append(node.msg)
+        for part in parts:
+            if part is not None:
+                ids.update(id(n) for n in ast.walk(part))
+    return ids
+
+
+def _statement_lines(tree: ast.AST) -> dict[int, int]:
+    """Each node's innermost enclosing statement's first line."""
+    lines: dict[int, int] = {}
+    for stmt in ast.walk(tree):  # outer statements come first: inner ones overwrite
+        if isinstance(stmt, ast.stmt):
+            for n in ast.walk(stmt):
+                lines[id(n)] = stmt.lineno
+    return lines
+
+
 def _docstrings(tree: ast.AST) -> set[int]:
     ids = set()
     for node in ast.walk(tree):
@@ -165,8 +196,9 @@ def mutants_of(rel: str, source: bytes) -> list[Mutant]:
     except (SyntaxError, ValueError):
         return []
     at = _Offsets(source)
-    docs = _docstrings(tree)
+    docs = _docstrings(tree) | _inert(tree)
     skip = _skipped_lines(source, tree)
+    statement = _statement_lines(tree)
     out: list[Mutant] = []
 
     def span(node: ast.AST) -> tuple[int, int]:
@@ -174,8 +206,9 @@ def mutants_of(rel: str, source: bytes) -> list[Mutant]:
                 at(node.end_lineno, node.end_col_offset))  # type: ignore[attr-defined]
 
     def add(node: ast.AST, kind: str, start: int, end: int, text: bytes) -> None:
-        out.append(Mutant(rel, node.lineno, node.col_offset, kind,  # type: ignore[attr-defined]
-                          start, end, text))
+        line: int = node.lineno  # type: ignore[attr-defined]
+        out.append(Mutant(rel, line, node.col_offset, kind,  # type: ignore[attr-defined]
+                          start, end, text, statement.get(id(node), line)))
 
     def swap_between(node: ast.AST, left: ast.AST, right: ast.AST, old: str, new: str,
                      kind: str) -> None:
@@ -189,7 +222,7 @@ def mutants_of(rel: str, source: bytes) -> list[Mutant]:
         add(node, kind, start, end, (gap[:i] + new + gap[i + len(old):]).encode())
 
     for node in ast.walk(tree):
-        if getattr(node, "lineno", None) in skip:
+        if getattr(node, "lineno", None) in skip or id(node) in docs:
             continue
         if isinstance(node, ast.Compare):
             left = node.left
@@ -221,7 +254,7 @@ def mutants_of(rel: str, source: bytes) -> list[Mutant]:
             start, end = span(node.test)
             add(node.test, "negate-condition", start, end,
                 b"not (" + source[start:end] + b")")
-        elif isinstance(node, ast.Constant) and id(node) not in docs:
+        elif isinstance(node, ast.Constant):
             start, end = span(node)
             v = node.value
             if isinstance(v, bool):
@@ -318,7 +351,8 @@ def mutate(path: str | Path, *, limit: int | None = None, seed: int = 0,
             if m.id in equivalent:
                 report.outcomes.append(Outcome(m, "equivalent", "listed in " + MUTANTS_FILE, diff))
                 continue
-            if m.line not in executed.get(m.file, set()):
+            ran = executed.get(m.file, set())
+            if m.line not in ran and m.statement_line not in ran:
                 report.outcomes.append(Outcome(m, "not-covered", "no case runs this line", diff))
                 continue
             if progress:
