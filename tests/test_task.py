@@ -123,7 +123,7 @@ def test_normalise_ops_forms():
         {"kind": "call", "target": "f", "args": [1], "kwargs": {}}]
     ops = normalise_ops({"ops": [{"call": "C", "as": "c"}, {"get": "$c.size"}]})
     assert ops[0]["as"] == "c" and ops[1]["kind"] == "get"
-    with pytest.raises(ValueError, match="needs 'call', 'get' or 'ops'"):
+    with pytest.raises(ValueError, match="needs 'call', 'get', 'op' or 'ops'"):
         normalise_ops({"id": "x"})
     with pytest.raises(ValueError, match="'args' must be a list"):
         normalise_ops({"call": "f", "args": 5})

@@ -195,22 +195,42 @@ def _task_errors(fn):
 
 @main.command()
 @click.argument("task_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--strict", is_flag=True, help="Count the audit's warnings as problems.")
+@click.option("--audit/--no-audit", default=True, show_default=True,
+              help="Audit what the functional cases test (runs them on the reference).")
+@click.option("--coverage/--no-coverage", default=True, show_default=True,
+              help="Measure statement and branch coverage of the reference (coverage.py).")
+@click.option("--full", is_flag=True,
+              help="Also the tasks under suite/ directories (the suite from real code).")
 @_task_errors
-def validate(task_dir: Path) -> None:
-    """Check a task directory (or every task below it); name every problem."""
-    from .task import find_tasks
-    from .validate import validate as check
+def validate(task_dir: Path, strict: bool, audit: bool, coverage: bool, full: bool) -> None:
+    """Check a task directory (or every task below it); name every problem.
 
-    tasks = find_tasks(task_dir)
+    For a valid task, also audit what its functional cases test (module and
+    package scale: coverage of the reference, public callables no case runs,
+    cases that test nothing; every scale: values excluded as unstable) and
+    print warnings; with --strict a warning fails validation too."""
+    from .task import find_tasks
+    from .validate import check
+
+    tasks = find_tasks(task_dir, full=full)
     if not tasks:
         raise click.ClickException(f"{task_dir}: no task.toml found")
     bad = 0
     for t in tasks:
-        problems = check(t)
-        click.echo(f"{t}: {'ok' if not problems else f'{len(problems)} problem(s)'}")
-        for p in problems:
+        r = check(t, audit=audit, coverage=coverage)
+        failing = r.problems + (r.warnings if strict else [])
+        status = f"{len(r.problems)} problem(s)" if r.problems else "ok"
+        if r.warnings:
+            status += f", {len(r.warnings)} warning(s)"
+        click.echo(f"{t}: {status}")
+        for p in r.problems:
             click.echo(f"  {p}")
-        bad += bool(problems)
+        for w in r.warnings:
+            click.echo(f"  {'error' if strict else 'warning'}: {w}")
+        for n in r.notes:
+            click.echo(f"  {n}")
+        bad += bool(failing)
     if bad:
         raise SystemExit(1)
 
@@ -241,6 +261,49 @@ def record(task_dir: Path, runs: int | None, isolation: str | None) -> None:
                    f"-> {task.golden_path}")
 
 
+@main.command()
+@click.argument("task_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--max", "limit", type=int, default=None,
+              help="Run at most this many mutants (drawn at random with --seed).")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--json", "json_out", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, help="Write every mutant's outcome and diff as JSON.")
+@click.option("--show", type=click.Choice(["survived", "all", "none"]), default="survived",
+              show_default=True, help="Which mutants' diffs to print.")
+@_task_errors
+def mutate(task_dir: Path, limit: int | None, seed: int, json_out: Path | None,
+           show: str) -> None:
+    """Mutation testing of a module or package task's reference.
+
+    Small changes to the reference, one at a time, each run against the
+    functional cases: killed when an observation differs from the golden
+    output, survived otherwise (its diff is a behaviour no case pins down, or
+    an equivalent mutant to list in tests/mutants.toml)."""
+    import json
+
+    from .mutate import mutate as run_mutants
+
+    def progress(msg: str) -> None:
+        click.echo(f"\r  {msg[:100]:<100}", nl=False, err=True)
+
+    r = run_mutants(task_dir, limit=limit, seed=seed, progress=progress)
+    click.echo("", err=True)
+    for o in r.outcomes:
+        if show == "all" or (show == "survived" and o.status in ("survived", "not-covered")):
+            click.echo(f"{o.status}: {o.mutant.id} ({o.why})" if o.why else
+                       f"{o.status}: {o.mutant.id}")
+            click.echo(o.diff)
+    score = "n/a" if r.score is None else f"{r.score:.1%}"
+    click.echo(f"{r.task}: {len(r.outcomes)} mutants, {r.count('killed')} killed, "
+               f"{r.count('survived')} survived, {r.count('not-covered')} not covered, "
+               f"{r.count('equivalent')} equivalent; score {score} ({r.elapsed_s:.1f} s)")
+    if r.baseline_ignored:
+        click.echo(f"  {len(r.baseline_ignored)} golden item(s) not reproduced by a plain run "
+                   "of the reference, not compared")
+    if json_out is not None:
+        json_out.write_text(json.dumps(r.to_dict(), indent=1) + "\n")
+
+
 @main.command(name="eval")
 @click.argument("target", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--candidate", type=click.Path(exists=True, file_okay=False, path_type=Path),
@@ -252,9 +315,11 @@ def record(task_dir: Path, runs: int | None, isolation: str | None) -> None:
 @click.option("--isolation", type=click.Choice(["local", "docker"]), default=None,
               help="Isolation backend of repository-scale sides (default: $FM_ISOLATION or "
                    "local): own accounts and limits here, or one container per side.")
+@click.option("--full", is_flag=True,
+              help="Also the tasks under suite/ directories (the suite from real code).")
 @_task_errors
 def eval_cmd(target: Path, candidate: Path | None, out: Path, reward: Path | None,
-             isolation: str | None) -> None:
+             isolation: str | None, full: bool) -> None:
     """Evaluate a candidate on a task, or the oracles of every task below TARGET.
 
     Compliance, then functionality (held-out cases vs golden outputs), then
@@ -270,7 +335,7 @@ def eval_cmd(target: Path, candidate: Path | None, out: Path, reward: Path | Non
     from .results import prepare_out, write_json
     from .task import find_tasks
 
-    tasks = find_tasks(target)
+    tasks = find_tasks(target, full=full)
     if not tasks:
         raise click.ClickException(f"{target}: no task.toml found")
     from .evaluate import sweep_leftovers
@@ -305,6 +370,33 @@ def eval_cmd(target: Path, candidate: Path | None, out: Path, reward: Path | Non
         # Every bundled oracle must succeed: a failure here is a broken task or
         # a broken machine, and scripts (CI, run.sh) must see it.
         raise SystemExit(1)
+
+
+@main.group()
+def task() -> None:
+    """Author tasks."""
+
+
+@task.command(name="new")
+@click.argument("dest", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--from", "source", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="A source tree holding the package.")
+@click.option("--from-pypi", "pypi", metavar="NAME==VERSION",
+              help="A pinned PyPI release (its source distribution, fetched with pip).")
+@_task_errors
+def task_new(dest: Path, source: Path | None, pypi: str | None) -> None:
+    """Scaffold a package task at DEST from real code.
+
+    The package goes into the workspace (without its own tests or compiled
+    files) and, as the oracle's starting point, into solution/; the checklist
+    lists its imports and one draft behaviour per public callable."""
+    from .scaffold import new_task
+
+    if (source is None) == (pypi is None):
+        raise click.UsageError("give exactly one of --from DIR and --from-pypi NAME==VERSION")
+    out = new_task(dest, source=source, pypi=pypi)
+    click.echo(f"{out}: scaffolded; next: write tests/cases.py and the oracle in "
+               "solution/workspace/, then record, validate --strict and mutate")
 
 
 @main.group()

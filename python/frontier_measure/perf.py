@@ -278,6 +278,10 @@ class Plan:
     warmup_every_block: bool = False  # fresh processes per block need their own warm-up
     precision: float = 0.01  # wanted interval half-width, log space (0.01 ~ +-1%)
     max_time: float = 10.0  # seconds for all blocks of an auto plan
+    # Long calls: when the pilot alone took over half of max_time, the budget
+    # grows to three times the pilot (so the extension can be as large as the
+    # pilot again, twice), up to this cap. None: max_time is a hard limit.
+    max_time_cap: float | None = None
     seed: int = 0
 
 
@@ -337,12 +341,20 @@ def run_blocks(
     summary = summarize(collected, cost, confidence, threshold)
     hw = summary.half_width
     if not fixed and (hw is None or hw > plan.precision):
-        per_block = (time.perf_counter() - started) / planned
+        pilot_s = time.perf_counter() - started
+        per_block = pilot_s / planned
+        budget = plan.max_time
+        if plan.max_time_cap is not None and pilot_s > plan.max_time / 2:
+            budget = min(plan.max_time_cap, max(budget, 3.0 * pilot_s))
+            if budget > plan.max_time:
+                warnings.append(f"long calls: the pilot of {planned} blocks took {pilot_s:.1f} s, "
+                                f"so the time budget grew from {plan.max_time:g} s to "
+                                f"{budget:.0f} s (max_time_cap_s {plan.max_time_cap:g} s)")
         # Twice the blocks the pilot's width predicts: the pilot's own width
         # is noisy, and blocks are cheap next to a second look at the data.
         wanted = plan.max_blocks if hw is None else math.ceil(
             planned * 2.0 * (hw / plan.precision) ** 2)
-        affordable = planned + int(max(0.0, plan.max_time - (time.perf_counter() - started))
+        affordable = planned + int(max(0.0, budget - (time.perf_counter() - started))
                                    / max(per_block, 1e-9))
         total = min(wanted, plan.max_blocks, affordable)
         if total > planned:

@@ -61,7 +61,8 @@ class TimingSettings:
     pairs_per_block: int = 2  # AB/BA pairs per block (per pair of fresh workers)
     min_blocks: int = 8  # the pilot; the interval is built over blocks
     max_blocks: int = 24
-    max_time_s: float = 6.0  # per timing input, blocks only
+    max_time_s: float = 6.0  # per timing input, blocks only (grows for long calls)
+    max_time_cap_s: float = 120.0  # what max_time_s may grow to for calls of max_batch_ms+
     precision: float = 0.05  # stop when the interval half-width (log) is below this
     batch_ms: float = 20.0   # calibration target for the cheaper side's batch
     max_batch_ms: float = 100.0  # ... unless the dearer side's batch would exceed this
@@ -328,6 +329,8 @@ def _load(root: Path) -> Task:
     for key in sorted(set(tt) - set(TimingSettings.__dataclass_fields__)):
         problems.append(f"{where}.timing.{key}: unknown setting "
                         f"(known: {', '.join(TimingSettings.__dataclass_fields__)})")
+    if timing.max_time_cap_s < timing.max_time_s:
+        problems.append(f"{where}.timing.max_time_cap_s: smaller than max_time_s")
     if timing.max_blocks < timing.min_blocks:
         problems.append(f"{where}.timing.max_blocks: smaller than min_blocks")
     if not 0.5 < timing.confidence < 1:
@@ -474,12 +477,20 @@ def check_size(raw: Any, where: str, problems: list[str]) -> int | None:
     return raw
 
 
-def find_tasks(path: str | Path) -> list[Path]:
-    """A task directory itself, or every task directory below `path`, sorted."""
+SUITE_DIR = "suite"  # tasks from real code below a task root: run only when asked
+
+
+def find_tasks(path: str | Path, *, full: bool = False) -> list[Path]:
+    """A task directory itself, or every task directory below `path`, sorted.
+
+    Tasks under a `suite/` directory below `path` (the suite built from real
+    code, slow to evaluate) are left out unless `full`; pointing at the suite
+    directory itself, or at one of its tasks, finds them."""
     p = Path(path)
     if (p / "task.toml").is_file():
         return [p]
     return sorted(t.parent for t in p.rglob("task.toml")
                   if "workspace" not in t.parts and ".venv" not in t.parts
+                  and (full or SUITE_DIR not in t.relative_to(p).parts)
                   # an exported task's tests/task.toml is a copy, not another task
                   and not (t.parent.name == "tests" and (t.parent.parent / "task.toml").is_file()))

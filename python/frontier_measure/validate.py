@@ -5,30 +5,66 @@ there are cases and timing inputs of at least two sizes, every promised
 behaviour is covered by a case, golden outputs exist, were recorded from what
 the task holds now and cover every case), plus what only the scale's runner
 can see (`runner.validate`).
+
+`check()` adds the authoring audit (authoring.py): warnings about what the
+cases test (coverage of the reference, public callables no case runs, cases
+that test nothing, values excluded as unstable), which `validate --strict`
+counts as problems.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from . import golden
 from .runners import load
 from .task import TaskError
 
 
+@dataclass
+class Report:
+    problems: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
 def validate(path: str | Path) -> list[str]:
     """Every problem with a task, as 'file: field: problem' lines (empty = valid)."""
+    return check(path, audit=False).problems
+
+
+def check(path: str | Path, *, audit: bool = True, coverage: bool = True) -> Report:
+    """Problems and, with `audit`, the authoring audit's warnings and notes
+    (only for a task without problems)."""
+    report = Report()
+    recorded: dict[str, Any] | None = None
     try:
         task, runner = load(path)
     except TaskError as exc:
-        return exc.problems
+        report.problems = exc.problems
+        return report
+    report.problems, recorded = _problems(task, runner)
+    if audit and not report.problems:
+        from .authoring import audit as run_audit
+
+        try:
+            report.warnings, report.notes = run_audit(task, runner, recorded, coverage=coverage)
+        except ImportError as exc:
+            report.warnings.append(f"no coverage measured ({exc}; pip install "
+                                   "'frontier-measure[author]')")
+    return report
+
+
+def _problems(task: Any, runner: Any) -> tuple[list[str], dict[str, Any] | None]:
     problems: list[str] = []
     try:
         problems.extend(runner.validate(task))
         cases = runner.cases(task)
         inputs = runner.timing_inputs(task)
     except TaskError as exc:
-        return problems + exc.problems
+        return problems + exc.problems, None
     if not cases:
         problems.append("the task has no functional cases")
     if len({t.size for t in inputs}) < 2 or len(inputs) < 2:
@@ -47,10 +83,10 @@ def validate(path: str | Path) -> list[str]:
     try:
         recorded = golden.load(task, golden.digest(task.reference_dir, runner.held_out(task)))
     except TaskError as exc:
-        return problems + exc.problems
+        return problems + exc.problems, None
     seen = {i.split("/", 1)[0] for i in [*recorded["items"], *recorded["excluded"]]}
     for c in cases:
         if c.id not in seen:
             problems.append(f"tests/golden.json: case '{c.id}' has no recorded items "
                             "(re-run `frontier-measure record`)")
-    return problems
+    return problems, recorded

@@ -33,9 +33,11 @@ is no timer here to patch, and nothing it reports is a cost.
 from __future__ import annotations
 
 import io
+import operator
 import os
 import struct
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from .observe import Ref, canonical, fast_digest, pack, unpack
@@ -76,14 +78,62 @@ def _noop(*_args: Any, **_kwargs: Any) -> None:
     return None
 
 
+def _slice(obj: Any, start: Any = None, stop: Any = None, step: Any = None) -> Any:
+    return obj[start:stop:step]
+
+
+def _setitem(obj: Any, key: Any, value: Any) -> None:
+    obj[key] = value
+
+
+def _delitem(obj: Any, key: Any) -> None:
+    del obj[key]
+
+
+# Builtins and operators a case may apply to values (`{"op": "len", "args":
+# ["$t"]}`): what an author would otherwise reach through dunder methods. Each
+# takes its operands as positional arguments, in the order Python writes them
+# (`{"op": "in", "args": [x, "$c"]}` is `x in c`). The names are the case
+# format's: runners/module.py refuses any other.
+OPERATIONS: dict[str, Callable[..., Any]] = {
+    # builtins
+    "len": len, "list": list, "tuple": tuple, "sorted": sorted, "set": set,
+    "frozenset": frozenset, "dict": dict, "str": str, "repr": repr, "bool": bool,
+    "int": int, "float": float, "bytes": bytes, "abs": abs, "round": round,
+    "min": min, "max": max, "sum": sum, "any": any, "all": all, "next": next, "iter": iter,
+    "callable": callable,
+    "reversed": lambda x: list(reversed(x)),
+    "enumerate": lambda x, start=0: list(enumerate(x, start)),
+    "type": lambda x: type(x).__name__,
+    # comparisons and membership
+    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+    ">": operator.gt, ">=": operator.ge, "is": operator.is_, "is not": operator.is_not,
+    "in": lambda x, container: x in container,
+    "not in": lambda x, container: x not in container,
+    # arithmetic and bitwise
+    "+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
+    "//": operator.floordiv, "%": operator.mod, "**": operator.pow, "@": operator.matmul,
+    "&": operator.and_, "|": operator.or_, "^": operator.xor, "<<": operator.lshift,
+    ">>": operator.rshift, "neg": operator.neg, "pos": operator.pos, "~": operator.invert,
+    "not": operator.not_,
+    # indexing and slicing: [] is obj[key]; [:] is obj[start:stop:step]
+    "[]": operator.getitem, "[:]": _slice, "[]=": _setitem, "del []": _delitem,
+}
+
+
 class Worker:
     def __init__(self) -> None:
         self.module: Any = None
         self.kept: list[list[tuple[Any, list[Any]]]] | None = None  # the last real run's outputs
+        # Operations of the last observed case that failed before reaching the
+        # code under test: (index, the exception), e.g. a name the module lacks.
+        self.unresolved: list[tuple[int, str]] = []
 
     # ---- running operations
 
-    def _resolve(self, target: str, env: dict[str, Any]) -> Any:
+    def _resolve(self, target: str, env: dict[str, Any], kind: str = "call") -> Any:
+        if kind == "op":
+            return OPERATIONS[target]
         if target.startswith("$"):
             name, _, attr = target[1:].partition(".")
             obj = env[name]
@@ -102,20 +152,25 @@ class Worker:
     def observe(self, ops: list[dict[str, Any]]) -> dict[str, Any]:
         env: dict[str, Any] = {}
         items: dict[str, Any] = {}
+        self.unresolved = []
         real_stdout = sys.stdout
         for j, op in enumerate(ops):
             buf = io.StringIO()
             sys.stdout = buf
             args: list[Any] = []
             kwargs: dict[str, Any] = {}
+            resolved = False
             try:
                 args, kwargs = self._args(op, env)
-                fn = self._resolve(op["target"], env)
-                value = fn(*args, **kwargs) if op["kind"] == "call" else fn
+                fn = self._resolve(op["target"], env, op["kind"])
+                resolved = op["kind"] != "get"
+                value = fn if op["kind"] == "get" else fn(*args, **kwargs)
                 if "as" in op:
                     env[op["as"]] = value
                 result = canonical(value)
             except BaseException as exc:  # SystemExit etc. are observations too
+                if not resolved and isinstance(exc, (AttributeError, KeyError, NameError)):
+                    self.unresolved.append((j, f"{type(exc).__name__}: {exc}"))
                 result = canonical(exc)
             finally:
                 sys.stdout = real_stdout
@@ -143,14 +198,17 @@ class Worker:
             target = op["target"]
             args: list[Any] = op["args"]
             try:
-                if target.startswith("$"):
+                kind = op["kind"]
+                if kind == "op":
+                    obj, attr = OPERATIONS[target], ""
+                elif target.startswith("$"):
                     base, _, attr = target[1:].partition(".")
                     obj = env[base]
                 else:
                     obj, attr = module, target
                 for part in attr.split(".") if attr else ():
                     obj = getattr(obj, part)
-                if op["kind"] == "call":
+                if kind != "get":
                     kwargs: dict[str, Any] = op["kwargs"]
                     args = [env[a.name] if isinstance(a, Ref) else a for a in args]
                     kwargs = {k: env[v.name] if isinstance(v, Ref) else v for k, v in kwargs.items()}

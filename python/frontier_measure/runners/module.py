@@ -35,6 +35,7 @@ import hashlib
 import json
 import os
 import random
+import re
 import secrets
 import select
 import shutil
@@ -52,12 +53,13 @@ from ..compliance import Finding
 from ..compliance import python as python_compliance
 from ..diff import Tolerance, differences
 from ..isolation import Policy, cgroups, ensure_account, guard_acquire, guard_release, is_root, sandbox, sweep
-from ..observe import DecodeError, ReplyCapExceeded, pack, unpack_reply
+from ..observe import DecodeError, Ref, ReplyCapExceeded, pack, unpack_reply
 from ..task import Task, TaskError, call_author, check_covers, check_size, get, reference_dir, run_author
-from ..worker import VIOLATION_EXIT
+from ..worker import OPERATIONS, VIOLATION_EXIT
 from . import Build, Case, InputTiming, Observation, Progress, SideFailure, TimingInput
 
 SIDES = ("reference", "candidate")
+KINDS = ("call", "get", "op")
 COSTS = ("wall", "cpu")
 _HEADER = struct.Struct(">I")
 # Caps on what the evaluator reads from a side's worker per reply: bytes, and
@@ -130,41 +132,91 @@ def configure(task: Task) -> None:
     task.settings = Settings(compliance=rules)
 
 
+_REF = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def _argument(value: Any, bound: set[str], where: str) -> Any:
+    """One argument as the worker gets it: `"$name"` is the value an earlier
+    operation kept with `"as": "name"` (a Ref), `"$$..."` the literal string
+    `"$..."`; any other value is passed as it is."""
+    if isinstance(value, Ref):
+        value = "$" + value.name
+    if not isinstance(value, str) or not value.startswith("$"):
+        return value
+    if value.startswith("$$"):
+        return value[1:]
+    m = _REF.fullmatch(value)
+    if m is None:
+        if _REF.match(value):
+            raise ValueError(f"{where}: '{value}' is not a reference: an argument names a kept "
+                             "value as a whole ('$name'; take an attribute with a 'get' op and "
+                             "'as' first); write '$$' for a literal '$'")
+        return value  # "$5", "$": not reference syntax, a literal
+    if m.group(1) not in bound:
+        raise ValueError(f"{where}: '{value}' names no value kept by an earlier operation "
+                         f"(kept so far: {', '.join(sorted(bound)) or 'none'}; write '$$' "
+                         "for a literal '$')")
+    return Ref(m.group(1))
+
+
 def normalise_ops(raw: Any) -> list[dict[str, Any]]:
     """A case or timed call as a list of operations.
 
     Module form: {"call": "fn", "args": [...], "kwargs": {...}}.
-    Package form: {"ops": [op, ...]} where an op is {"call": "Name" | "$obj.method",
-    "args", "kwargs", "as": "obj"} or {"get": "$obj.attr" | "Name"}.
+    Package form: {"ops": [op, ...]} where an op is one of
+        {"call": "Name" | "$obj.method", "args", "kwargs", "as": "obj"}
+        {"get": "$obj.attr" | "Name", "as": ...}
+        {"op": "len" | "==" | "in" | "[]" | ..., "args": [...], "as": ...}
+          (a builtin or operator applied to its args, worker.OPERATIONS)
+    An argument "$obj" (top level of args or a kwargs value) is the value an
+    earlier operation of the same case kept with "as": "obj"; "$$x" is the
+    literal string "$x". A reference to nothing kept is an error here, not a
+    string passed on.
     """
     if isinstance(raw, list):
         ops_raw = raw
     elif isinstance(raw, dict) and "ops" in raw:
         ops_raw = raw["ops"]
-    elif isinstance(raw, dict) and ("call" in raw or "get" in raw):
+    elif isinstance(raw, dict) and any(k in raw for k in KINDS):
         ops_raw = [raw]
     else:
-        raise ValueError("needs 'call', 'get' or 'ops'")
+        raise ValueError("needs 'call', 'get', 'op' or 'ops'")
     if not isinstance(ops_raw, list) or not ops_raw:
         raise ValueError("'ops' must be a non-empty list")
     ops: list[dict[str, Any]] = []
+    bound: set[str] = set()
     for j, op in enumerate(ops_raw):
         if not isinstance(op, dict):
             raise ValueError(f"op {j}: must be a dict")
-        kind = "call" if "call" in op else "get" if "get" in op else None
-        if kind is None:
-            raise ValueError(f"op {j}: needs 'call' or 'get'")
+        kinds = [k for k in KINDS if k in op]
+        if len(kinds) != 1:
+            raise ValueError(f"op {j}: needs exactly one of 'call', 'get' or 'op'")
+        kind = kinds[0]
         target = op[kind]
         if not isinstance(target, str) or not target:
             raise ValueError(f"op {j}: '{kind}' must be a non-empty string")
+        if kind == "op" and target not in OPERATIONS:
+            raise ValueError(f"op {j}: unknown operation '{target}' (known: "
+                             f"{' '.join(OPERATIONS)})")
+        if kind != "op" and target.startswith("$"):
+            name = target[1:].split(".", 1)[0]
+            if name not in bound:
+                raise ValueError(f"op {j}: '{target}' names no value kept by an earlier "
+                                 f"operation (kept so far: {', '.join(sorted(bound)) or 'none'})")
         args = op.get("args", [])
         kwargs = op.get("kwargs", {})
         if not isinstance(args, (list, tuple)) or not isinstance(kwargs, dict):
             raise ValueError(f"op {j}: 'args' must be a list and 'kwargs' a dict")
-        out: dict[str, Any] = {"kind": kind, "target": target, "args": list(args),
-                               "kwargs": dict(kwargs)}
+        if kind == "get" and (args or kwargs):
+            raise ValueError(f"op {j}: a 'get' takes no arguments")
+        out: dict[str, Any] = {
+            "kind": kind, "target": target,
+            "args": [_argument(a, bound, f"op {j} args[{i}]") for i, a in enumerate(args)],
+            "kwargs": {str(k): _argument(v, bound, f"op {j} kwargs.{k}")
+                       for k, v in kwargs.items()}}
         if "as" in op:
             out["as"] = str(op["as"])
+            bound.add(out["as"])
         if op.get("observe", True) is False:
             out["observe"] = False
         ops.append(out)
@@ -1056,7 +1108,8 @@ class ModuleSession:
         plan = perf.Plan(pairs_per_block=settings.pairs_per_block, min_blocks=settings.min_blocks,
                          max_blocks=settings.max_blocks, warmup=max(1, settings.warmup),
                          warmup_every_block=True, precision=settings.precision,
-                         max_time=settings.max_time_s, seed=seed)
+                         max_time=settings.max_time_s,
+                         max_time_cap=settings.max_time_cap_s, seed=seed)
         try:
             collected, summary, warnings, loops = perf.run_blocks(
                 fresh_workers, cost=self.task.cost, plan=plan, calibrate=calibrate,

@@ -490,7 +490,8 @@ class RepositorySession:
                 plan = perf.Plan(pairs_per_block=timing.pairs_per_block,
                                  min_blocks=timing.min_blocks, max_blocks=timing.max_blocks,
                                  warmup=timing.warmup, precision=timing.precision,
-                                 max_time=timing.max_time_s, seed=k)
+                                 max_time=timing.max_time_s,
+                                 max_time_cap=timing.max_time_cap_s, seed=k)
                 try:
                     cand.run_once()
                     collected, summary, warnings, _ = perf.run_blocks(

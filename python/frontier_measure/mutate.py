@@ -1,0 +1,383 @@
+"""Mutation testing of a module or package task: what its cases miss.
+
+`frontier-measure mutate TASK` makes small changes to the reference S, one at
+a time (a mutant), runs the task's functional cases on each and compares what
+they observe with the golden outputs. A mutant whose observations differ (or
+that fails to import, crashes or hangs) is *killed*; one that the cases cannot
+tell from S *survives*, and its diff shows the author a behaviour no case
+pins down — or an equivalent mutant (the same behaviour written differently),
+which the author lists in `tests/mutants.toml`:
+
+    equivalent = ["pkg/core.py:41:12:lt-to-lte"]   # mutant ids, as reported
+
+Score = killed / (mutants - equivalent). Mutants on lines no case runs
+(coverage.py) are not run: they survive as "not covered".
+
+The mutator is our own, on the AST, because the held-out cases are not a
+pytest suite: maintained tools (mutmut, cosmic-ray, mutatest) drive a test
+command and read its exit status, so each mutant would need a test runner
+wrapped around the evaluator's case format, its golden items and its
+comparison rules — more code than the mutations themselves. Each mutation is
+spliced into the source text at the node's position, so a survivor's diff is
+one or two lines of the author's own code, comments and layout kept.
+Operators: comparison boundaries and negations (< <=, == !=, in / not in,
+is / is not), arithmetic and bitwise operators, and/or, dropping a `not`,
+negating an if/while condition, integer constants +1, True/False, strings,
+`return x` -> `return None`, break/continue.
+"""
+
+from __future__ import annotations
+
+import ast
+import difflib
+import os
+import random
+import tempfile
+import time
+import tomllib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import golden as golden_file
+from .authoring import copy_code, run_cases
+from .compliance import python as python_compliance
+from .diff import differences
+from .runners import load
+from .task import Task, TaskError
+
+MUTANTS_FILE = "tests/mutants.toml"
+
+_COMPARE = {ast.Lt: (ast.LtE, "<", "<="), ast.LtE: (ast.Lt, "<=", "<"),
+            ast.Gt: (ast.GtE, ">", ">="), ast.GtE: (ast.Gt, ">=", ">"),
+            ast.Eq: (ast.NotEq, "==", "!="), ast.NotEq: (ast.Eq, "!=", "=="),
+            ast.In: (ast.NotIn, "in", "not in"), ast.NotIn: (ast.In, "not in", "in"),
+            ast.Is: (ast.IsNot, "is", "is not"), ast.IsNot: (ast.Is, "is not", "is")}
+_BINARY = {ast.Add: ("+", "-"), ast.Sub: ("-", "+"), ast.Mult: ("*", "/"),
+           ast.Div: ("/", "*"), ast.FloorDiv: ("//", "/"), ast.Mod: ("%", "//"),
+           ast.Pow: ("**", "*"), ast.BitAnd: ("&", "|"), ast.BitOr: ("|", "&"),
+           ast.BitXor: ("^", "&"), ast.LShift: ("<<", ">>"), ast.RShift: (">>", "<<")}
+_NAMES = {"<": "lt", "<=": "lte", ">": "gt", ">=": "gte", "==": "eq", "!=": "ne", "in": "in",
+          "not in": "notin", "is": "is", "is not": "isnot", "+": "add", "-": "sub",
+          "*": "mul", "/": "div", "//": "floordiv", "%": "mod", "**": "pow", "&": "and",
+          "|": "or", "^": "xor", "<<": "lshift", ">>": "rshift"}
+
+
+@dataclass
+class Mutant:
+    file: str  # relative to the reference root
+    line: int
+    col: int
+    kind: str
+    start: int  # byte offsets in the file's source
+    end: int
+    replacement: bytes
+    statement_line: int = 0  # first line of the statement it is in (what coverage reports)
+
+    @property
+    def id(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}:{self.kind}"
+
+    def apply(self, source: bytes) -> bytes:
+        return source[:self.start] + self.replacement + source[self.end:]
+
+    def diff(self, source: bytes) -> str:
+        before = source.decode(errors="replace").splitlines(keepends=True)
+        after = self.apply(source).decode(errors="replace").splitlines(keepends=True)
+        return "".join(difflib.unified_diff(before, after, f"a/{self.file}", f"b/{self.file}", n=1))
+
+
+@dataclass
+class Outcome:
+    mutant: Mutant
+    status: str  # killed | survived | not-covered | equivalent
+    why: str = ""
+    diff: str = ""
+
+
+@dataclass
+class MutationReport:
+    task: str
+    outcomes: list[Outcome] = field(default_factory=list)
+    baseline_ignored: list[str] = field(default_factory=list)
+    elapsed_s: float = 0.0
+
+    def count(self, status: str) -> int:
+        return sum(o.status == status for o in self.outcomes)
+
+    @property
+    def score(self) -> float | None:
+        scored = len(self.outcomes) - self.count("equivalent")
+        return self.count("killed") / scored if scored else None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"task": self.task, "mutants": len(self.outcomes),
+                "killed": self.count("killed"), "survived": self.count("survived"),
+                "not_covered": self.count("not-covered"),
+                "equivalent": self.count("equivalent"), "score": self.score,
+                "elapsed_s": round(self.elapsed_s, 2),
+                "baseline_ignored": self.baseline_ignored,
+                "outcomes": [{"id": o.mutant.id, "status": o.status, "why": o.why,
+                              "diff": o.diff} for o in self.outcomes]}
+
+
+class _Offsets:
+    """(line, column in UTF-8 bytes) -> byte offset in the source."""
+
+    def __init__(self, source: bytes) -> None:
+        self.starts = [0]
+        for line in source.splitlines(keepends=True):
+            self.starts.append(self.starts[-1] + len(line))
+
+    def __call__(self, line: int, col: int) -> int:
+        return self.starts[line - 1] + col
+
+
+def _inert(tree: ast.AST) -> set[int]:
+    """Nodes whose mutants change nothing a case can observe: annotations
+    (strings or not) and assert messages."""
+    ids: set[int] = set()
+    for node in ast.walk(tree):
+        parts: list[ast.AST | None] = []
+        if isinstance(node, ast.arg):
+            parts.append(node.annotation)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            parts.append(node.returns)
+        elif isinstance(node, ast.AnnAssign):
+            parts.append(node.annotation)
+        elif isinstance(node, ast.Assert):
+            parts.append(node.msg)
+        for part in parts:
+            if part is not None:
+                ids.update(id(n) for n in ast.walk(part))
+    return ids
+
+
+def _statement_lines(tree: ast.AST) -> dict[int, int]:
+    """Each node's innermost enclosing statement's first line."""
+    lines: dict[int, int] = {}
+    for stmt in ast.walk(tree):  # outer statements come first: inner ones overwrite
+        if isinstance(stmt, ast.stmt):
+            for n in ast.walk(stmt):
+                lines[id(n)] = stmt.lineno
+    return lines
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    ids = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) \
+                and node.body and isinstance(node.body[0], ast.Expr) \
+                and isinstance(node.body[0].value, ast.Constant) \
+                and isinstance(node.body[0].value.value, str):
+            ids.add(id(node.body[0].value))
+    return ids
+
+
+def _skipped_lines(source: bytes, tree: ast.Module) -> set[int]:
+    """Lines marked `# pragma: no mutate`, `if __name__ == "__main__":` blocks
+    and `__all__` (it only matters to `import *`, which no case can do)."""
+    lines = {i + 1 for i, text in enumerate(source.splitlines())
+             if b"pragma: no mutate" in text}
+    for node in tree.body:
+        if isinstance(node, ast.If) and "__name__" in ast.unparse(node.test) or \
+                isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and "__all__" in [
+                    getattr(t, "id", None) for t in getattr(node, "targets", [])
+                    + [getattr(node, "target", None)]]:
+            lines.update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
+    return lines
+
+
+def mutants_of(rel: str, source: bytes) -> list[Mutant]:
+    """Every mutant of one file, in source order."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return []
+    at = _Offsets(source)
+    docs = _docstrings(tree) | _inert(tree)
+    skip = _skipped_lines(source, tree)
+    statement = _statement_lines(tree)
+    out: list[Mutant] = []
+
+    def span(node: ast.AST) -> tuple[int, int]:
+        return (at(node.lineno, node.col_offset),  # type: ignore[attr-defined]
+                at(node.end_lineno, node.end_col_offset))  # type: ignore[attr-defined]
+
+    def add(node: ast.AST, kind: str, start: int, end: int, text: bytes) -> None:
+        line: int = node.lineno  # type: ignore[attr-defined]
+        out.append(Mutant(rel, line, node.col_offset, kind,  # type: ignore[attr-defined]
+                          start, end, text, statement.get(id(node), line)))
+
+    def swap_between(node: ast.AST, left: ast.AST, right: ast.AST, old: str, new: str,
+                     kind: str) -> None:
+        start, end = span(left)[1], span(right)[0]
+        gap = source[start:end].decode()
+        # The operator is the gap's only token besides brackets and comments.
+        code = gap.split("#", 1)[0]
+        i = code.find(old)
+        if i < 0:
+            return
+        add(node, kind, start, end, (gap[:i] + new + gap[i + len(old):]).encode())
+
+    for node in ast.walk(tree):
+        if getattr(node, "lineno", None) in skip or id(node) in docs:
+            continue
+        if isinstance(node, ast.Compare):
+            left = node.left
+            for op, right in zip(node.ops, node.comparators, strict=True):
+                new_op, old, new = _COMPARE[type(op)]
+                swap_between(node, left, right, old, new, f"{_NAMES[old]}-to-{_NAMES[new]}")
+                left = right
+        elif isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
+            old, new = _BINARY[type(node.op)]
+            swap_between(node, node.left, node.right, old, new,
+                         f"{_NAMES[old]}-to-{_NAMES[new]}")
+        elif isinstance(node, ast.AugAssign) and type(node.op) in _BINARY:
+            old, new = _BINARY[type(node.op)]
+            swap_between(node, node.target, node.value, old + "=", new + "=",
+                         f"{_NAMES[old]}=-to-{_NAMES[new]}=")
+        elif isinstance(node, ast.BoolOp):
+            old, new = ("and", "or") if isinstance(node.op, ast.And) else ("or", "and")
+            start, end = span(node.values[0])[1], span(node.values[1])[0]
+            gap = source[start:end].decode()
+            i = gap.find(old)
+            if i >= 0:
+                add(node, f"{old}-to-{new}", start, end,
+                    (gap[:i] + new + gap[i + len(old):]).encode())
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            start, end = span(node)[0], span(node.operand)[0]
+            add(node, "drop-not", start, end, b"")
+        elif isinstance(node, (ast.If, ast.While)) and not isinstance(node.test, ast.Compare) \
+                and not (isinstance(node.test, ast.UnaryOp) and isinstance(node.test.op, ast.Not)):
+            start, end = span(node.test)
+            add(node.test, "negate-condition", start, end,
+                b"not (" + source[start:end] + b")")
+        elif isinstance(node, ast.Constant):
+            start, end = span(node)
+            v = node.value
+            if isinstance(v, bool):
+                add(node, f"{v}-to-{not v}", start, end, repr(not v).encode())
+            elif isinstance(v, int):
+                add(node, "int-plus-1", start, end, repr(v + 1).encode())
+            elif isinstance(v, str) and v and source[start:end][:1] in (b"'", b'"'):
+                add(node, "string-changed", start, end, repr("XX" + v + "XX").encode())
+        elif isinstance(node, ast.Return) and node.value is not None and not (
+                isinstance(node.value, ast.Constant) and node.value.value is None):
+            start, end = span(node.value)
+            add(node, "return-none", start, end, b"None")
+        elif isinstance(node, ast.Break):
+            start, end = span(node)
+            add(node, "break-to-continue", start, end, b"continue")
+        elif isinstance(node, ast.Continue):
+            start, end = span(node)
+            add(node, "continue-to-break", start, end, b"break")
+    valid = []
+    for m in sorted(out, key=lambda m: (m.start, m.kind)):
+        try:
+            ast.parse(m.apply(source))
+        except (SyntaxError, ValueError):
+            continue
+        valid.append(m)
+    return valid
+
+
+def _sources(task: Task, root: Path) -> Iterator[tuple[str, Path]]:
+    rules = task.settings.compliance
+    for dirpath, dirnames, filenames in os.walk(root):
+        rel_dir = os.path.relpath(dirpath, root)
+        dirnames[:] = sorted(d for d in dirnames if not python_compliance.ignored(d)
+                             and not python_compliance.excluded(
+                                 os.path.normpath(os.path.join(rel_dir, d)), rules))
+        for name in sorted(filenames):
+            rel = os.path.normpath(os.path.join(rel_dir, name))
+            if name.endswith(".py") and not python_compliance.excluded(rel, rules):
+                yield rel, Path(dirpath) / name
+
+
+def equivalent_ids(task: Task) -> set[str]:
+    path = task.path / MUTANTS_FILE
+    if not path.is_file():
+        return set()
+    try:
+        doc = tomllib.loads(path.read_text())
+    except tomllib.TOMLDecodeError as exc:
+        raise TaskError(task.path, [f"{MUTANTS_FILE}: malformed TOML ({exc})"]) from None
+    eq = doc.get("equivalent", [])
+    if not isinstance(eq, list) or not all(isinstance(x, str) for x in eq):
+        raise TaskError(task.path, [f"{MUTANTS_FILE}.equivalent: must be a list of mutant ids"])
+    return set(eq)
+
+
+def mutate(path: str | Path, *, limit: int | None = None, seed: int = 0,
+           progress: Callable[[str], None] | None = None) -> MutationReport:
+    """Run every mutant of a module or package task's reference (or `limit`
+    of them, drawn with `seed`) against its functional cases."""
+    started = time.perf_counter()
+    task, runner = load(path)
+    if task.scale not in ("module", "package"):
+        raise TaskError(task.path, [f"mutate works on module and package tasks, not {task.scale}"])
+    recorded = golden_file.load(task, golden_file.digest(task.reference_dir,
+                                                         runner.held_out(task)))
+    expected: dict[str, Any] = recorded["items"]
+    cases = runner.cases(task)
+    equivalent = equivalent_ids(task)
+    report = MutationReport(task=task.name)
+    with tempfile.TemporaryDirectory(prefix="fm-mutate-") as tmp:
+        root = copy_code(task, task.reference_dir, Path(tmp))
+        t0 = time.perf_counter()
+        base = run_cases(task, root, cases, coverage=True, timeout=max(60.0, task.case_timeout_s))
+        base_s = time.perf_counter() - t0
+        if base.error or base.failures:
+            raise TaskError(task.path, [f"the reference does not run its cases here: "
+                                        f"{base.error or next(iter(base.failures.items()))}"])
+        # Items this plain run cannot reproduce (they depend on the worker's
+        # surroundings) cannot tell mutants apart: they are left out.
+        compared = {k: v for k, v in expected.items()
+                    if k in base.items and not differences(v, base.items[k], task.tolerance)}
+        report.baseline_ignored = sorted(set(expected) - set(compared))
+        executed: dict[str, set[int]] = {rel: set(f["executed_lines"]) for rel, f in
+                                         (base.coverage or {}).get("files", {}).items()}
+        mutants = [m for rel, p in _sources(task, root) for m in mutants_of(rel, p.read_bytes())]
+        if limit is not None and len(mutants) > limit:
+            mutants = sorted(random.Random(seed).sample(mutants, limit),
+                             key=lambda m: (m.file, m.start))
+        timeout = max(10.0, base_s * 5)
+        for n, m in enumerate(mutants):
+            file = root / m.file
+            source = file.read_bytes()
+            diff = m.diff(source)
+            if m.id in equivalent:
+                report.outcomes.append(Outcome(m, "equivalent", "listed in " + MUTANTS_FILE, diff))
+                continue
+            ran = executed.get(m.file, set())
+            if m.line not in ran and m.statement_line not in ran:
+                report.outcomes.append(Outcome(m, "not-covered", "no case runs this line", diff))
+                continue
+            if progress:
+                progress(f"mutant {n + 1}/{len(mutants)} {m.id}")
+            try:
+                file.write_bytes(m.apply(source))
+                run = run_cases(task, root, cases, timeout=timeout)
+            finally:
+                file.write_bytes(source)
+            why = _killed_by(run, compared, task)
+            report.outcomes.append(Outcome(m, "killed" if why else "survived", why or "", diff))
+    report.elapsed_s = time.perf_counter() - started
+    return report
+
+
+def _killed_by(run: Any, expected: dict[str, Any], task: Task) -> str | None:
+    if run.error:
+        return run.error
+    if run.failures:
+        cid, why = next(iter(run.failures.items()))
+        return f"case '{cid}' failed: {why}"
+    for item, value in expected.items():
+        if item not in run.items:
+            return f"{item}: missing"
+        diff = differences(value, run.items[item], task.tolerance)
+        if diff:
+            return f"{item}: {diff[0]}"
+    return None

@@ -1,0 +1,91 @@
+"""Mutation testing of a task's reference (`frontier-measure mutate`)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from frontier_measure.cli import main
+from frontier_measure.mutate import MUTANTS_FILE, mutants_of, mutate
+
+ROOT = Path(__file__).resolve().parents[1]
+GRAPHS = ROOT / "tasks" / "package" / "graphs"
+
+
+@pytest.fixture
+def graphs(tmp_path: Path) -> Path:
+    dest = tmp_path / "graphs"
+    shutil.copytree(GRAPHS, dest)
+    return dest
+
+
+SAMPLE = b'''"""Docstring: not mutated."""
+
+
+def f(xs, limit=3):
+    # a comment that stays
+    total = 0
+    for x in xs:
+        if x < limit and not x == 0:
+            total += x * 2
+        elif x in (7, 8):
+            break
+    flag = True
+    if __debug__:
+        pass
+    return total if flag else "none"
+
+
+if __name__ == "__main__":
+    f([1])
+'''
+
+
+def test_mutants_are_spliced_into_the_source():
+    ms = mutants_of("m.py", SAMPLE)
+    kinds = {m.kind for m in ms}
+    assert {"lt-to-lte", "eq-to-ne", "and-to-or", "drop-not", "add=-to-sub=", "mul-to-div",
+            "in-to-notin", "break-to-continue", "True-to-False", "int-plus-1", "return-none",
+            "string-changed", "negate-condition"} <= kinds
+    assert all(m.line < 18 for m in ms)  # the __main__ block is left alone
+    assert not any(m.line == 1 for m in ms)  # nor the docstring
+    lt = next(m for m in ms if m.kind == "lt-to-lte")
+    assert lt.apply(SAMPLE).splitlines()[7] == b"        if x <= limit and not x == 0:"
+    assert "# a comment that stays" in lt.apply(SAMPLE).decode()
+    diff = lt.diff(SAMPLE)
+    assert "-        if x < limit" in diff and "+        if x <= limit" in diff
+    assert lt.id == "m.py:8:11:lt-to-lte"
+
+
+def test_mutate_reports_killed_and_survived_with_diffs(graphs):
+    report = mutate(graphs, limit=8, seed=1)
+    assert len(report.outcomes) == 8
+    assert report.count("killed") >= 1
+    assert all(o.diff.startswith("--- a/graphs/") for o in report.outcomes)
+    assert report.score is not None and 0 < report.score <= 1
+    # Listing a survivor (or any mutant) as equivalent takes it out of the score.
+    first = report.outcomes[0].mutant.id
+    (graphs / MUTANTS_FILE).write_text(f'equivalent = ["{first}"]\n')
+    again = mutate(graphs, limit=8, seed=1)
+    assert again.outcomes[0].status == "equivalent"
+
+
+def test_cli_mutate_prints_the_outcomes_and_the_score(tmp_path):
+    out = CliRunner().invoke(main, ["mutate", "--max", "3", "--show", "all", "--json",
+                                    str(tmp_path / "m.json"), str(GRAPHS)])
+    assert out.exit_code == 0, out.output
+    assert "3 mutants" in out.output and "score" in out.output
+    assert out.output.count("killed: graphs/") + out.output.count("survived: graphs/") == 3
+    assert (tmp_path / "m.json").is_file()
+
+
+def test_annotations_and_assert_messages_are_not_mutated_and_lines_map_to_statements():
+    src = (b'def f(x: "int", y: list = 3) -> "str":\n    assert x, "msg"\n'
+           b'    z: "T" = (1 +\n         2)\n    return x\n')
+    ms = mutants_of("a.py", src)
+    assert [(m.kind, m.line, m.statement_line) for m in ms] == [
+        ("int-plus-1", 1, 1), ("int-plus-1", 3, 3), ("add-to-sub", 3, 3), ("int-plus-1", 4, 3),
+        ("return-none", 5, 5)]
