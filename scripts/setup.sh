@@ -40,7 +40,7 @@ echo "setup: building and installing frontier-measure into .venv"
 # The build backend also lives in .venv, so later rebuilds (scripts/rebuild.sh)
 # and wheel builds (frontier-measure harbor export) work without build isolation.
 .venv/bin/pip install -q "scikit-build-core>=0.10" "pybind11>=2.13"
-.venv/bin/pip install -q -e '.[test,bench,kernel,docker,report,dev,platform,harbor]'
+.venv/bin/pip install -q -e '.[test,bench,kernel,docker,report,dev,platform,harbor,cluster]'
 # The CLI agents the platform's tests run (mini-swe-agent), in venvs of their own.
 bash scripts/agents.sh
 echo "setup: done (activate with: source .venv/bin/activate)"
