@@ -107,8 +107,8 @@ def main() -> int:
             local = []
             cand = tmp / "same"
             shutil.copytree(TASK / "environment" / "workspace", cand)
-            for _ in range(args.aa):
-                res = evaluate(TASK, cand, out=tmp / "local-aa")
+            for k in range(args.aa):
+                res = evaluate(TASK, cand, out=tmp / f"local-aa-{k}")
                 local.append([i["verdict"] for i in res["performance"]["inputs"]])
             aa_rows = []
             for where, vs in (("cluster", last or []), ("local", local)):
