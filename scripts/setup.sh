@@ -47,7 +47,7 @@ echo "setup: building and installing frontier-measure into .venv"
 # The build backend also lives in .venv, so later rebuilds (scripts/rebuild.sh)
 # and wheel builds (frontier-measure harbor export) work without build isolation.
 .venv/bin/pip install -q "scikit-build-core>=0.10" "pybind11>=2.13"
-.venv/bin/pip install -q -e '.[test,bench,kernel,docker,report,dev,platform,harbor,dashboard,author]'
+.venv/bin/pip install -q -e '.[test,bench,kernel,docker,report,dev,platform,harbor,dashboard,author,cluster]'
 # The CLI agents and tools the platform's tests run (mini-swe-agent with the MCP SDK,
 # pyright), in places of their own under .agents/.
 bash scripts/agents.sh

@@ -540,18 +540,29 @@ def _platform_errors(fn):
 @click.option("--retry", type=int, metavar="ATTEMPT",
               help="Run this one attempt again (by its number in the database), from scratch.")
 @click.option("--quiet", is_flag=True, help="No progress output.")
+@click.option("--cluster", "cluster", metavar="ADDRESS",
+              help="Run the attempts on the Ray cluster at ADDRESS (host:port of its head, "
+                   "or 'auto'); this process writes the database. Needs the cluster extra.")
 @_platform_errors
-def run_cmd(spec_path: Path, db: Path | None, retry: int | None, quiet: bool) -> None:
+def run_cmd(spec_path: Path, db: Path | None, retry: int | None, quiet: bool,
+            cluster: str | None) -> None:
     """Run the agents of an experiment SPEC (TOML) on its tasks.
 
     Attempts run in parallel (each from a fresh checkout, in its own container),
-    timed evaluations one at a time. Run it again after an interruption: finished
-    attempts are kept, interrupted ones start over.
+    timed evaluations one at a time (on a cluster: one per timing slot of each
+    node). Run it again after an interruption: finished attempts are kept,
+    interrupted ones start over.
     """
     from .platform import metrics, runner, spec, view
 
     s = spec.load(spec_path)
-    r = runner.Runner(s, db, listener=None if quiet else view.LiveView())
+    listener = None if quiet else view.LiveView()
+    if cluster:
+        from .platform.cluster import ClusterRunner
+
+        r: runner.Runner = ClusterRunner(s, cluster, db, listener=listener)
+    else:
+        r = runner.Runner(s, db, listener=listener)
     summary = r.run(retry=retry)
     from .platform.db import Database
 

@@ -6,6 +6,8 @@
                       prompts in three modes, its gate
     db.py             the run's state in SQLite (runs, attempts, events, requests, checks)
     runner.py         asyncio workers: one attempt = fresh checkout, agent, patch, gate
+    cluster.py        the runner on a Ray cluster (`run --cluster`): agent and evaluation
+                      stages as Ray tasks, one timing slot per node, node-loss retries
     checkout.py       isolated checkouts: a private copy (an overlay when root) and the
                       attempt's container
     agents/           built-in agents (oracle, nop, replay) and the command agent with

@@ -6,7 +6,8 @@ Every state change is one transaction, so a runner killed at any instant
     pending  --start()-->  running  --finish()-->  finished
                               |
                               +-- the runner died: recover() puts it back to pending;
-                                  it is run again from scratch (a new generation)
+                              |   it is run again from scratch (a new generation)
+                              +-- its cluster node died: requeue() does the same, at once
 
 A finished attempt is never run again unless asked (`retry()`). Artefacts
 (patches, transcripts, results) live on disk beside the database; an attempt
@@ -272,6 +273,18 @@ class Database:
                            ch.get("value"), ch.get("output", "")))
             self._event(c, row["run_id"], attempt_id, generation, "finished",
                         {"outcome": figures.get("outcome")})
+
+    def requeue(self, attempt_id: int, generation: int, kind: str,
+                data: dict[str, Any]) -> None:
+        """running -> pending: the generation was lost (its cluster node died); the
+        attempt is run again from scratch in a new generation. Recorded as `kind`."""
+        with self.tx() as c:
+            row = c.execute("SELECT run_id, state, generation FROM attempts WHERE id = ?",
+                            (attempt_id,)).fetchone()
+            if row is None or row["state"] != "running" or row["generation"] != generation:
+                raise RuntimeError(f"attempt {attempt_id} generation {generation} is not running")
+            c.execute("UPDATE attempts SET state = 'pending' WHERE id = ?", (attempt_id,))
+            self._event(c, row["run_id"], attempt_id, generation, kind, data)
 
     def retry(self, attempt_id: int) -> None:
         """A finished (or interrupted) attempt goes back to 'pending', to be run anew."""

@@ -163,14 +163,7 @@ class Runner:
 
     async def _locked(self, retry: int | None, started: float) -> RunSummary:
         spec = self.spec
-        if spec.isolation == "docker":
-            why = co.docker_available()
-            if why:
-                raise RunnerError(f"isolation = \"docker\": {why} (or set isolation = \"copy\")")
-        # What a runner that died left behind: its containers and checkouts.
-        leftovers = await asyncio.to_thread(co.remove_labelled_containers, self.label) \
-            if spec.isolation == "docker" or co.docker_available() is None else []
-        await asyncio.to_thread(co.remove_tree, self.run_dir / "scratch")
+        leftovers = await self._prepare()
         self.db = Database(self.db_path)
         try:
             tasks = await asyncio.to_thread(load_tasks, spec)
@@ -178,6 +171,7 @@ class Runner:
             self.agents = {n: agents_mod.make(n, tbl, spec.base_dir)
                            for n, tbl in spec.agents.items()}
             planned = plan(spec, tasks, self.agents)
+            self._check_plan(planned)
             run_id = self.db.run_id(spec.name, str(spec.path), spec.text)
             recovered = self.db.recover(run_id)
             for a in recovered:
@@ -198,7 +192,7 @@ class Runner:
             self.prices = PriceTable.load(*spec.prices)
             servers, endpoints = self._endpoints()
             self.endpoints = endpoints
-            self.gateway = Gateway(self.prices, self.db.record_request)
+            self.gateway = Gateway(self.prices, self.db.record_request, host=self._gateway_host())
             await self.gateway.start()
             self.control = ControlServer(self.db.record_tool_call)
             await self.control.start()
@@ -227,6 +221,33 @@ class Runner:
                               leftovers)
         finally:
             self.db.close()
+            self._teardown()
+
+    # ------------------------------------------------------------------ where attempts run
+    # (the cluster runner, cluster.py, overrides these and _attempt)
+
+    async def _prepare(self) -> list[str]:
+        """Checks and clean-up before the database is opened; returns the leftover
+        containers of a runner that died."""
+        spec = self.spec
+        if spec.isolation == "docker":
+            why = co.docker_available()
+            if why:
+                raise RunnerError(f"isolation = \"docker\": {why} (or set isolation = \"copy\")")
+        # What a runner that died left behind: its containers and checkouts.
+        leftovers = await asyncio.to_thread(co.remove_labelled_containers, self.label) \
+            if spec.isolation == "docker" or co.docker_available() is None else []
+        await asyncio.to_thread(co.remove_tree, self.run_dir / "scratch")
+        return leftovers
+
+    def _check_plan(self, planned: list[dict[str, Any]]) -> None:
+        pass
+
+    def _gateway_host(self) -> str:
+        return "127.0.0.1"
+
+    def _teardown(self) -> None:
+        pass
 
     def _endpoints(self) -> tuple[list[Any], dict[str, Endpoint]]:
         from .scripted_model import ScriptedModelServer
@@ -361,15 +382,7 @@ class Runner:
                                            timeout_s=spec.gate_timeout_s)
             figures["gate_s"] = time.perf_counter() - t0
             write_json(gate.to_dict(), adir / "gate.json")
-            for res in sorted((adir / "evaluation").glob("*/result.json")):
-                # The optional fields the evaluator's report reads (report/model.py).
-                data = json.loads(res.read_text())
-                if (why := verify(data)) is not None:
-                    raise RuntimeError(f"{res}: {why}")
-                data.update(attempt=row["number"], steps=figures.get("steps"),
-                            label=f"{row['agent']}/{row['model']}/{row['prompt_mode']}/"
-                                  f"{row['regime']}")
-                write_result(data, res)  # renews the evaluator's seal
+            label_results(row, figures, adir)
             checks = [c.to_dict() for c in gate.checks]
             figures.update(passed=int(gate.passed), speedup=gate.speedup,
                            codebleu=gate.codebleu,
@@ -402,6 +415,23 @@ async def _to_the_end(fn: Callable[..., T], *args: Any,
         if undo is not None and not job.cancelled() and job.exception() is None:
             undo(job.result())
         raise
+
+
+def label_results(row: Any, figures: dict[str, Any], adir: Path,
+                  candidate: Path | None = None) -> None:
+    """Add the optional fields the evaluator's report reads (report/model.py) to the
+    attempt's result.json files, and renew their seals. `candidate`: where the
+    judged candidate now is, when it was judged elsewhere (another node)."""
+    for res in sorted((adir / "evaluation").glob("*/result.json")):
+        data = json.loads(res.read_text())
+        if candidate is not None and isinstance(data.get("candidate"), dict):
+            data["candidate"]["path"] = str(candidate)
+            write_result(data, res)  # sealed here: it verifies against the copy here
+        if (why := verify(data)) is not None:
+            raise RuntimeError(f"{res}: {why}")
+        data.update(attempt=row["number"], steps=figures.get("steps"),
+                    label=f"{row['agent']}/{row['model']}/{row['prompt_mode']}/{row['regime']}")
+        write_result(data, res)  # renews the evaluator's seal
 
 
 def status(db_path: Path) -> dict[str, Any]:

@@ -30,6 +30,11 @@
     [regimes.S1-lsp]          # a regime variant (regimes.py): kind, lsp, chunker, k, ...
     kind = "S1"
     lsp = "pyright"
+    [cluster]                 # only with `run --cluster ADDRESS` (cluster.py)
+    agent_cpus = 1.0          # Ray CPUs an agent's turn asks for
+    eval_cpus = 1.0           # Ray CPUs a timed evaluation asks for, besides one timing slot
+    timing_resource = "frontier_timing"   # the custom resource each node advertises
+    node_retries = 2          # runs again after a node died mid-attempt (or mid-evaluation)
 
     [endpoints.scripted]      # kind = "scripted": started on loopback by the runner
     kind = "scripted"
@@ -85,6 +90,16 @@ class ModelSpec:
 
 
 @dataclass
+class ClusterSpec:
+    """How attempts use a Ray cluster (`run --cluster ADDRESS`); ignored otherwise."""
+
+    agent_cpus: float = 1.0  # Ray CPUs an agent's turn asks for
+    eval_cpus: float = 1.0  # Ray CPUs a timed evaluation asks for (besides the slot)
+    timing_resource: str = "frontier_timing"  # each node's custom resource: its quiet slots
+    node_retries: int = 2  # times an attempt (or an evaluation) is run again after a node died
+
+
+@dataclass
 class Spec:
     path: Path
     text: str
@@ -108,6 +123,7 @@ class Spec:
     endpoints: dict[str, EndpointSpec] = field(default_factory=dict)
     cpus: float | None = None
     memory_mb: int | None = 4096
+    cluster: ClusterSpec = field(default_factory=lambda: ClusterSpec())
 
     @property
     def base_dir(self) -> Path:
@@ -151,7 +167,7 @@ def load(path: str | Path) -> Spec:
     except tomllib.TOMLDecodeError as exc:
         raise SpecError(path, [f"malformed TOML: {exc}"]) from None
     problems: list[str] = []
-    known = {"run", "tasks", "agents", "models", "endpoints", "regimes"}
+    known = {"run", "tasks", "agents", "models", "endpoints", "regimes", "cluster"}
     problems += [f"[{k}]: unknown table (known: {', '.join(sorted(known))})"
                  for k in sorted(set(doc) - known)]
     run = doc.get("run", {})
@@ -194,6 +210,18 @@ def load(path: str | Path) -> Spec:
         spec.exclude.append({str(k): str(v) for k, v in rule.items()})
     prices = _get(run, "prices", (str, list), "[run]", problems, [])
     spec.prices = [(base / p).resolve() for p in ([prices] if isinstance(prices, str) else prices)]
+
+    cl = doc.get("cluster", {})
+    spec.cluster = ClusterSpec(
+        agent_cpus=_get(cl, "agent_cpus", float, "[cluster]", problems, 1.0),
+        eval_cpus=_get(cl, "eval_cpus", float, "[cluster]", problems, 1.0),
+        timing_resource=_get(cl, "timing_resource", str, "[cluster]", problems, "frontier_timing"),
+        node_retries=_get(cl, "node_retries", int, "[cluster]", problems, 2))
+    problems += [f"[cluster].{k}: must not be negative" for k in ("agent_cpus", "eval_cpus",
+                                                                   "node_retries")
+                 if getattr(spec.cluster, k) < 0]
+    unknown_cl = set(cl) - {"agent_cpus", "eval_cpus", "timing_resource", "node_retries"}
+    problems += [f"[cluster].{k}: unknown key" for k in sorted(unknown_cl)]
 
     tasks = doc.get("tasks", {})
     spec.task_paths = [(base / p).resolve() for p in _get(tasks, "paths", list, "[tasks]",

@@ -67,6 +67,15 @@ class LiveView:
                 self._live.console.print(line)
             else:
                 self.console.print(line)
+        elif kind in ("attempt-lost", "evaluation-lost"):
+            what = "attempt" if kind == "attempt-lost" else "evaluation"
+            line = escape(f"lost     {_label(d)}: its node died in the {d.get('stage', what)} "
+                          f"stage; the {what} runs again elsewhere "
+                          f"({d.get('retry') or d.get('restart')} of {d.get('retries')})")
+            if self._live is not None:
+                self._live.console.print(line)
+            else:
+                self.console.print(line)
         elif kind == "done":
             if self._live is not None:
                 self._live.stop()
