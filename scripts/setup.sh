@@ -41,6 +41,11 @@ echo "setup: building and installing frontier-measure into .venv"
 # and wheel builds (frontier-measure harbor export) work without build isolation.
 .venv/bin/pip install -q "scikit-build-core>=0.10" "pybind11>=2.13"
 .venv/bin/pip install -q -e '.[test,bench,kernel,docker,report,dev,platform,harbor]'
+# Harbor itself (PyPI harbor), in a venv of its own: its tests load every task
+# with Harbor's task model and lint, and run real trials. Harbor needs
+# Python >= 3.12; the first one found (python3.13, python3.12 on PATH, then
+# pyenv's) is used. Without one the Harbor tests skip and say why.
+bash scripts/harbor.sh || echo "setup: Harbor not installed (see above); its tests will skip"
 # The CLI agents the platform's tests run (mini-swe-agent), in venvs of their own.
 bash scripts/agents.sh
 echo "setup: done (activate with: source .venv/bin/activate)"

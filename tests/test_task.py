@@ -82,7 +82,7 @@ def test_missing_frontier_table_and_entry(task_copy):
     edit(task_copy / "task.toml", 'entry = "dedupe"', 'entry = "nothere"')
     problems = validate(task_copy)
     assert any("entry: 'nothere' is neither nothere.py" in p for p in problems)
-    (task_copy / "task.toml").write_text('[task]\nname = "x"\n')
+    (task_copy / "task.toml").write_text('[task]\nname = "org/x"\n')
     assert validate(task_copy) == ["task.toml [metadata.frontier]: missing table"]
 
 

@@ -1,6 +1,7 @@
 """Validation of a task directory: every problem, each naming its file and field.
 
-The same audits for every scale (the task loads, its scale's settings read,
+The Harbor fields of task.toml, checked as Harbor's task model would
+(harbor_fields), then the same audits for every scale (the task loads, its scale's settings read,
 there are cases and timing inputs of at least two sizes, every promised
 behaviour is covered by a case, golden outputs exist, were recorded from what
 the task holds now and cover every case), plus what only the scale's runner
@@ -11,18 +12,28 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import golden
+from . import golden, harbor_fields
 from .runners import load
-from .task import TaskError
+from .task import TaskError, read_toml
+
+
+def _harbor_problems(root: Path) -> list[str]:
+    """What Harbor's own task model would reject in task.toml (harbor_fields)."""
+    if not (root / "task.toml").is_file():
+        return []
+    problems: list[str] = []
+    doc = read_toml(root / "task.toml", "task.toml", problems)
+    return harbor_fields.check(doc) if doc else []
 
 
 def validate(path: str | Path) -> list[str]:
     """Every problem with a task, as 'file: field: problem' lines (empty = valid)."""
+    harbor = _harbor_problems(Path(path))
     try:
         task, runner = load(path)
     except TaskError as exc:
-        return exc.problems
-    problems: list[str] = []
+        return harbor + [p for p in exc.problems if p not in harbor]
+    problems: list[str] = list(harbor)
     try:
         problems.extend(runner.validate(task))
         cases = runner.cases(task)
