@@ -139,5 +139,5 @@ def test_cli_validate_prints_problems_not_tracebacks(task_copy):
     assert "task.toml: malformed TOML" in bad.output
     assert "Traceback" not in bad.output
     ev = runner.invoke(main, ["eval", str(task_copy)])
-    assert ev.exit_code == 1 and "malformed TOML" in ev.output
+    assert ev.exit_code == 3 and "malformed TOML" in ev.output  # an error, not a verdict
     assert ev.exception is None or isinstance(ev.exception, SystemExit)

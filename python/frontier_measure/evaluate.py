@@ -39,6 +39,7 @@ def evaluate(
     isolation: str | None = None,
     only_cases: Sequence[str] | None = None,
     timing: bool = True,
+    attempt: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Evaluate one candidate (default: the task's oracle) on one task; write
     result.json under `out` (as out/<scale>-<task>/result.json) when given.
@@ -47,7 +48,9 @@ def evaluate(
 
     For quick checks, `only_cases` restricts the functional stage to those
     cases and `timing=False` stops after it; such a result is never a strict
-    success (it says which stages were cut short)."""
+    success (it says which stages were cut short). `attempt` names the
+    attempt for reports ("agent", "label", "attempt": see report/model.py);
+    it is recorded at the top of the result, under its seal."""
     started = time.perf_counter()
     task, runner = load(task_path)
     cand_dir = Path(candidate).resolve() if candidate else task.oracle_dir
@@ -61,6 +64,9 @@ def evaluate(
                        "digest": results.tree_digest(task.path)},
                       cand_dir, task.oracle_dir)
     res["candidate"]["digest"] = results.tree_digest(cand_dir)
+    for key in ("agent", "label", "attempt"):
+        if attempt and attempt.get(key) is not None:
+            res[key] = attempt[key]
     try:
         _run(task, runner, cand_dir, res, progress, isolation, only_cases, timing)
     except Exception as exc:

