@@ -12,6 +12,7 @@ debian_packages=(
   qemu-user-static                                 # kernel scale: differential tests
   gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf  # kernel scale: riscv-tests ISA suite, CoreMark/Dhrystone
   docker.io debootstrap                            # repository scale: Docker backend
+  docker-compose                                   # Harbor trials: under scripts/compose (Compose v2 adapter)
   bubblewrap                                       # namespaces of each side (local backend, workers)
   make gcc                                         # repository scale: bundled task builds
 )
