@@ -97,6 +97,7 @@ def reward(result: dict) -> float | None:
     return rewards.get("reward") if isinstance(rewards, dict) else rewards
 
 
+@pytest.mark.timeout(2400)  # two trials; a repository task's verifier alone takes minutes
 @pytest.mark.parametrize("task", TASKS)
 def test_harbor_trial_oracle_one_nop_zero(task, tmp_path):
     env = compose_env(tmp_path)
