@@ -12,6 +12,7 @@ debian_packages=(
   qemu-user-static                                 # kernel scale: differential tests
   gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf  # kernel scale: riscv-tests ISA suite, CoreMark/Dhrystone
   docker.io debootstrap                            # repository scale: Docker backend
+  docker-compose                                   # Harbor trials: under scripts/compose (Compose v2 adapter)
   bubblewrap                                       # namespaces of each side (local backend, workers)
   make gcc                                         # repository scale: bundled task builds
   chromium                                         # the dashboard's browser tests (Playwright)
@@ -48,6 +49,11 @@ echo "setup: building and installing frontier-measure into .venv"
 # and wheel builds (frontier-measure harbor export) work without build isolation.
 .venv/bin/pip install -q "scikit-build-core>=0.10" "pybind11>=2.13"
 .venv/bin/pip install -q -e '.[test,bench,kernel,docker,report,dev,platform,harbor,dashboard,author,cluster]'
+# Harbor itself (PyPI harbor), in a venv of its own: its tests load every task
+# with Harbor's task model and lint, and run real trials. Harbor needs
+# Python >= 3.12; the first one found (python3.13, python3.12 on PATH, then
+# pyenv's) is used. Without one the Harbor tests skip and say why.
+bash scripts/harbor.sh || echo "setup: Harbor not installed (see above); its tests will skip"
 # The CLI agents and tools the platform's tests run (mini-swe-agent with the MCP SDK,
 # pyright), in places of their own under .agents/.
 bash scripts/agents.sh

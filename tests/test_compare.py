@@ -135,11 +135,11 @@ def test_cli_compare_prints_the_table(tmp_path):
 def test_cli_errors_are_one_line_not_tracebacks():
     res = CliRunner().invoke(main, ["compare", "--ref", "true", "--cand", "nope-not-here",
                                     "--rounds", "6"])
-    assert res.exit_code == 1
+    assert res.exit_code == 3
     assert "Error: candidate: command not found: 'nope-not-here'" in res.output
     assert "Traceback" not in res.output
     res = CliRunner().invoke(main, ["compare", "--ref", "true", "--cand", "false", "--rounds", "6"])
-    assert res.exit_code == 1
+    assert res.exit_code == 3
     assert "candidate: command failed (exit code 1)" in res.output
     res = CliRunner().invoke(main, ["compare", "--ref", "true", "--cand", "true", "--rounds", "x"])
     assert res.exit_code == 2 and "--rounds" in res.output

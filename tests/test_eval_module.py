@@ -105,7 +105,7 @@ def test_cli_eval_writes_result_and_reward(task, tmp_path):
     reward = tmp_path / "reward.json"
     r = CliRunner().invoke(main, ["eval", str(task), "--candidate", str(CAND / "wrong_value"),
                                   "--out", str(tmp_path / "out"), "--reward", str(reward)])
-    assert r.exit_code == 0, r.output
+    assert r.exit_code == 1, r.output  # not a strict success: CI sees it
     assert "functional 84/85 items passed" in r.output or "items passed" in r.output
     assert "FAIL" in r.output
     data = json.loads(reward.read_text())

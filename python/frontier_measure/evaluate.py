@@ -41,6 +41,7 @@ def evaluate(
     isolation: str | None = None,
     only_cases: Sequence[str] | None = None,
     timing: bool = True,
+    attempt: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Evaluate one candidate (default: the task's oracle) on one task; write
     result.json under `out` (as out/<scale>-<task>/result.json) when given.
@@ -49,7 +50,9 @@ def evaluate(
 
     For quick checks, `only_cases` restricts the functional stage to those
     cases and `timing=False` stops after it; such a result is never a strict
-    success (it says which stages were cut short)."""
+    success (it says which stages were cut short). `attempt` names the
+    attempt for reports ("agent", "label", "attempt": see report/model.py);
+    it is recorded at the top of the result, under its seal."""
     started = time.perf_counter()
     swept = sweep_leftovers()
     task, runner = load(task_path)
@@ -66,6 +69,9 @@ def evaluate(
     res["candidate"]["digest"] = results.tree_digest(cand_dir)
     if swept:
         res["swept"] = swept
+    for key in ("agent", "label", "attempt"):
+        if attempt and attempt.get(key) is not None:
+            res[key] = attempt[key]
     try:
         _run(task, runner, cand_dir, res, progress, isolation, only_cases, timing)
     except Exception as exc:

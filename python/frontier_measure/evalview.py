@@ -6,6 +6,10 @@ from typing import Any
 
 from .display import human, ratio, table
 
+FINDINGS_SHOWN = 10  # compliance findings listed before "N more"
+FAILURES_SHOWN = 5   # failing items listed before "N more"
+DIFF_LINES_SHOWN = 3  # difference lines per failing item
+
 
 def _yn(b: object) -> str:
     return "yes" if b else "no"
@@ -20,21 +24,28 @@ def evaluation(res: dict[str, Any]) -> str:
              + (" (oracle)" if res["candidate"].get("is_oracle") else "")]
     comp = res.get("compliance") or {}
     lines.append(f"compliant  {_yn(comp.get('compliant'))}")
-    for f in comp.get("findings", [])[:10]:
+    findings = comp.get("findings", [])
+    for f in findings[:FINDINGS_SHOWN]:
         where = f"{f['file']}:{f['line']}" if f["line"] else f["file"]
         lines.append(f"           {where}: [{f['rule']}] {f['detail']}")
+    if len(findings) > FINDINGS_SHOWN:
+        lines.append(f"           ... {len(findings) - FINDINGS_SHOWN} more findings (in result.json)")
     fun = res.get("functional") or {}
     if fun.get("ran"):
         summary = fun.get("summary") or f"{fun.get('passed')}/{fun.get('total')} items passed"
         excluded = fun.get("excluded") or 0
         lines.append(f"functional {summary}"
                      + (f" ({excluded} unstable items excluded)" if excluded else ""))
-        shown = 0
-        for item in fun.get("items", []):
-            if not item["passed"] and shown < 5:
-                shown += 1
-                lines.append(f"           FAIL {item['id']}")
-                lines.extend(f"             {d}" for d in item.get("diff", [])[:3])
+        failed = [item for item in fun.get("items", []) if not item["passed"]]
+        for item in failed[:FAILURES_SHOWN]:
+            lines.append(f"           FAIL {item['id']}")
+            diff = item.get("diff", [])
+            lines.extend(f"             {d}" for d in diff[:DIFF_LINES_SHOWN])
+            if len(diff) > DIFF_LINES_SHOWN:
+                lines.append(f"             ... {len(diff) - DIFF_LINES_SHOWN} more differences")
+        if len(failed) > FAILURES_SHOWN:
+            lines.append(f"           ... {len(failed) - FAILURES_SHOWN} more failing items "
+                         "(every item is in result.json)")
     perf = res.get("performance") or {}
     if perf.get("ran"):
         rows = []

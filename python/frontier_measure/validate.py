@@ -1,6 +1,7 @@
 """Validation of a task directory: every problem, each naming its file and field.
 
-The same audits for every scale (the task loads, its scale's settings read,
+The Harbor fields of task.toml, checked as Harbor's task model would
+(harbor_fields), then the same audits for every scale (the task loads, its scale's settings read,
 there are cases and timing inputs of at least two sizes, every promised
 behaviour is covered by a case, golden outputs exist, were recorded from what
 the task holds now and cover every case), plus what only the scale's runner
@@ -18,9 +19,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import golden
+from . import golden, harbor_fields
 from .runners import load
-from .task import TaskError
+from .task import TaskError, read_toml
+
+
+def _harbor_problems(root: Path) -> list[str]:
+    """What Harbor's own task model would reject in task.toml (harbor_fields)."""
+    if not (root / "task.toml").is_file():
+        return []
+    problems: list[str] = []
+    doc = read_toml(root / "task.toml", "task.toml", problems)
+    return harbor_fields.check(doc) if doc else []
 
 
 @dataclass
@@ -40,12 +50,14 @@ def check(path: str | Path, *, audit: bool = True, coverage: bool = True) -> Rep
     (only for a task without problems)."""
     report = Report()
     recorded: dict[str, Any] | None = None
+    harbor = _harbor_problems(Path(path))
     try:
         task, runner = load(path)
     except TaskError as exc:
-        report.problems = exc.problems
+        report.problems = harbor + [p for p in exc.problems if p not in harbor]
         return report
-    report.problems, recorded = _problems(task, runner)
+    problems, recorded = _problems(task, runner)
+    report.problems = harbor + problems
     if audit and not report.problems:
         from .authoring import audit as run_audit
 

@@ -73,7 +73,9 @@ def counts(report: Report) -> str:
     from .sections import plural
 
     return (f"{plural(len(report.attempts), 'attempt')} of {plural(len(report.tasks), 'task')}; "
-            f"{plural(len(report.skipped), 'file')} skipped")
+            f"{plural(len(report.skipped), 'file')} skipped"
+            + (f"; {report.foreign} result.json of other tools ignored"
+               if report.foreign else ""))
 
 
 def console(report: Report, skipped: bool = True) -> str:

@@ -12,6 +12,13 @@ Optional fields a harness may add to a result (none are required):
     "label":   str   a short name for the attempt (else: the candidate directory's name)
     "steps":   int   how many agent steps the attempt took (also read from
                      "candidate": {"steps"}); shown only when some result has it
+    "agent":   str   who made the candidate (also read from "candidate": {"agent"}); the
+                     attempt is then shown as "agent: label"
+(`frontier-measure eval --agent A --label L --attempt N` records them.)
+
+A result.json of another tool (Harbor writes some in its job directories) found
+while searching a directory is left out quietly and only counted; one named
+explicitly is listed as skipped, with the reason.
 """
 
 from __future__ import annotations
@@ -82,6 +89,7 @@ class Attempt:
     candidate: str
     is_oracle: bool
     label: str
+    agent: str
     given_number: int | None
     steps: int | None
     compliant: bool
@@ -175,6 +183,7 @@ class ScaleSummary:
 class Report:
     tasks: list[TaskResult]
     skipped: list[Skipped] = field(default_factory=list)
+    foreign: int = 0  # other tools' result.json found under a directory, left out quietly
 
     @property
     def attempts(self) -> list[Attempt]:
@@ -359,11 +368,12 @@ def attempt_from(data: dict[str, Any], source: str) -> Attempt:
     if steps is None:
         steps = _number(cand.get("steps"), int)
     label = _text(data.get("label")) or _text(cand.get("label")) or ""
+    agent = _text(data.get("agent")) or _text(cand.get("agent")) or ""
     return Attempt(
         source=source, data=data, scale=scale, task=task["name"],
         threshold=_number(task.get("threshold")), cost=_text(task.get("cost")),
         unit=_text(perf.get("unit")), candidate=cand_path, is_oracle=cand.get("is_oracle") is True,
-        label=label, given_number=_number(data.get("attempt"), int), steps=steps,
+        label=label, agent=agent, given_number=_number(data.get("attempt"), int), steps=steps,
         compliant=comp.get("compliant") is True, inspected=isinstance(comp.get("compliant"), bool),
         functional_ran=fun_ran, passed=passed,
         total=total, pass_rate=rate, functional=functional, timed=timed,
@@ -427,6 +437,9 @@ def group(attempts: Sequence[Attempt]) -> list[TaskResult]:
         for i, a in enumerate(atts, start=1):
             a.number = a.given_number if use_given and a.given_number is not None else i
         _label(atts)
+        for a in atts:
+            if a.agent and not a.label.startswith(f"{a.agent}: "):
+                a.label = f"{a.agent}: {a.label}"
         thresholds = sorted({a.threshold for a in atts if a.threshold is not None})
         tasks.append(TaskResult(scale=scale, name=name,
                                 threshold=thresholds[-1] if thresholds else None, attempts=atts))
@@ -455,11 +468,25 @@ def build(paths: Iterable[str | Path], accept_unsealed: bool = False) -> Report:
     results that do not verify (unless `accept_unsealed`), are listed in
     `Report.skipped` with their reason."""
     files, skipped = find_results(paths)
+    named = {Path(p).resolve() for p in paths if Path(p).is_file()}
     attempts = []
+    foreign = 0
     for f in files:
         try:
             attempts.append(read_attempt(f, accept_unsealed))
         except ValueError as exc:
+            if f.resolve() not in named and _is_foreign(f):
+                foreign += 1
+                continue
             skipped.append(Skipped(str(f), str(exc)))
     skipped.sort(key=lambda s: s.path)
-    return Report(tasks=group(attempts), skipped=skipped)
+    return Report(tasks=group(attempts), skipped=skipped, foreign=foreign)
+
+
+def _is_foreign(path: Path) -> bool:
+    """A well-formed JSON object that does not claim to be a frontier-measure result."""
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and not str(data.get("schema", "")).startswith("frontier-measure/")

@@ -203,7 +203,7 @@ def write_task(e: Entry, checkout: Path, dest: Path) -> Path:
     (dest / "task.toml").write_text(f"""[task]
 name = {_toml_str("refactorbench/" + e.id)}
 description = {_toml_str(statements["lazy"].strip())}
-authors = ["RefactorBench"]
+authors = [{{ name = "RefactorBench" }}]
 keywords = ["refactoring", "multi-file", "refactorbench", {_toml_str(e.repo)}]
 
 [metadata]
