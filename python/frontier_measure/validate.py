@@ -54,10 +54,10 @@ def check(path: str | Path, *, audit: bool = True, coverage: bool = True) -> Rep
     try:
         task, runner = load(path)
     except TaskError as exc:
-        report.problems = harbor + [p for p in exc.problems if p not in harbor]
+        report.problems = _with_harbor(harbor, exc.problems)
         return report
     problems, recorded = _problems(task, runner)
-    report.problems = harbor + problems
+    report.problems = _with_harbor(harbor, problems)
     if audit and not report.problems:
         from .authoring import audit as run_audit
 
@@ -67,6 +67,13 @@ def check(path: str | Path, *, audit: bool = True, coverage: bool = True) -> Rep
             report.warnings.append(f"no coverage measured ({exc}; pip install "
                                    "'frontier-measure[author]')")
     return report
+
+
+def _with_harbor(harbor: list[str], problems: list[str]) -> list[str]:
+    """Harbor's field checks first; the loader's word on the same field (its
+    own type checks keep a malformed task from failing later) is not repeated."""
+    fields = {p.split(": ", 1)[0] for p in harbor}
+    return harbor + [p for p in problems if p.split(": ", 1)[0] not in fields]
 
 
 def _problems(task: Any, runner: Any) -> tuple[list[str], dict[str, Any] | None]:

@@ -136,6 +136,7 @@ def stop_strays():
             except OSError:
                 pass
         keep.update(early)
+        gone.update(early)
         if not strays:
             break
         for sig in (signal.SIGSTOP, signal.SIGKILL):  # stopped first: none can fork

@@ -93,6 +93,14 @@ def ancestors():
     return pids
 
 
+def started(pid):
+    # When a process started, in clock ticks after boot (/proc/PID/stat field 22).
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
 def stop_strays():
     # Whatever the agent's turn left running (a daemon waiting to rewrite
     # reward.json, to load the CPU while one side is timed...) is stopped,
@@ -103,16 +111,32 @@ def stop_strays():
             or os.stat("/proc/self/ns/pid").st_ino == INITIAL_PID_NAMESPACE:
         return 0
     keep, gone = ancestors() | {1}, set()
+    # What started with PID 1 (such as Harbor's `sh -c "sleep infinity"`
+    # keep-alive, whose end would stop the container) is only stopped, never
+    # killed: a stopped process can do nothing, and the container lives on.
+    born = started(1)
+    window = 2 * os.sysconf("SC_CLK_TCK")
     for _ in range(50):
-        strays = []
+        strays, early = [], []
         for name in os.listdir("/proc"):
             if name.isdigit() and int(name) not in keep:
                 try:
-                    state = Path(f"/proc/{name}/stat").read_text().rsplit(")", 1)[1].split()[0]
+                    fields = Path(f"/proc/{name}/stat").read_text().rsplit(")", 1)[1].split()
                 except (OSError, IndexError):
                     continue
-                if state != "Z":
+                if fields[0] == "Z":
+                    continue
+                if born is not None and int(fields[19]) <= born + window:
+                    early.append(int(name))
+                else:
                     strays.append(int(name))
+        for pid in early:
+            try:
+                os.kill(pid, signal.SIGSTOP)
+            except OSError:
+                pass
+        keep.update(early)
+        gone.update(early)
         if not strays:
             break
         for sig in (signal.SIGSTOP, signal.SIGKILL):  # stopped first: none can fork
