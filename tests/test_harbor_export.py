@@ -18,7 +18,7 @@ from frontier_measure import harbor, runners
 from frontier_measure.task import find_tasks
 from frontier_measure.validate import validate
 
-TEMPLATED = find_tasks(ROOT / "tasks")
+TEMPLATED = find_tasks(ROOT / "tasks", full=True)  # the suite from real code too
 
 
 @pytest.fixture
