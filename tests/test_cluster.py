@@ -124,6 +124,7 @@ def ray_cluster(tmp_path_factory: pytest.TempPathFactory) -> Any:
     for _ in range(3):
         c.add_node(num_cpus=2, resources={TIMING: 1}, object_store_memory=100 << 20)
     c.wait_for_nodes()
+    c.fm_scratch = scratch  # type: ignore[attr-defined]
     try:
         yield c
     finally:
@@ -135,6 +136,24 @@ def ray_cluster(tmp_path_factory: pytest.TempPathFactory) -> Any:
             where = line.split()[1]
             if where.startswith(str(scratch)):
                 subprocess.run(["umount", "-l", where], check=False)
+
+
+def _unmount_below(root: Path) -> None:
+    for line in Path("/proc/mounts").read_text().splitlines():
+        where = line.split()[1]
+        if where.startswith(str(root)):
+            subprocess.run(["umount", "-l", where], check=False)
+
+
+@pytest.fixture(autouse=True)
+def _killed_nodes_checkouts(request: pytest.FixtureRequest) -> Any:
+    """Checkouts of attempts whose node was killed stay mounted: a machine that
+    really died takes them along, but these nodes share this one. Unmounted
+    after each test, before the suite's check that a test leaves no mount."""
+    yield
+    cluster = request.node.funcargs.get("ray_cluster")
+    if cluster is not None:
+        _unmount_below(cluster.fm_scratch)
 
 
 def _spec(tmp_path: Path, attempts: int) -> Path:

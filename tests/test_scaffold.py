@@ -47,7 +47,7 @@ def test_task_new_from_a_source_tree(tmp_path):
     assert "Box.put" in (dest / "tests/cases.py").read_text()
     assert (dest / "tests/test.sh").is_file()
     again = CliRunner().invoke(main, ["task", "new", str(dest), "--from", str(src)])
-    assert again.exit_code == 1 and "not empty" in again.output
+    assert again.exit_code == 3 and "not empty" in again.output
 
 
 def test_an_sdist_is_unpacked_and_its_package_found(tmp_path):
@@ -63,4 +63,4 @@ def test_task_new_needs_one_source(tmp_path):
     out = CliRunner().invoke(main, ["task", "new", str(tmp_path / "t")])
     assert out.exit_code == 2
     bad = CliRunner().invoke(main, ["task", "new", str(tmp_path / "t"), "--from-pypi", "x"])
-    assert bad.exit_code == 1 and "pinned NAME==VERSION" in bad.output
+    assert bad.exit_code == 3 and "pinned NAME==VERSION" in bad.output

@@ -171,7 +171,7 @@ def new_task(dest: Path, *, source: Path | None = None, pypi: str | None = None)
     (dest / "task.toml").write_text(f'''[task]
 name = "frontier-measure/{entry}"
 description = "Make {entry} faster without changing its public API's behaviour."
-authors = ["TODO"]
+authors = [{{ name = "TODO" }}]
 keywords = ["python", "package", "performance"]
 
 [metadata]

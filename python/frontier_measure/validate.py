@@ -89,10 +89,13 @@ def _problems(task: Any, runner: Any) -> tuple[list[str], dict[str, Any] | None]
     if len({t.size for t in inputs}) < 2 or len(inputs) < 2:
         problems.append("the task needs timing inputs of at least 2 sizes")
     covered: dict[str, list[str]] = {b: [] for b in task.behaviours}
+    # The file the cases come from, named in what is said about them.
+    source = next((f"tests/{n}: " for n in ("cases.py", "cases.toml", "inputs.py")
+                   if (task.tests_dir / n).is_file()), "")
     for c in cases:
         for b in c.covers:
             if b not in covered:
-                problems.append(f"case '{c.id}'.covers: unknown behaviour '{b}' "
+                problems.append(f"{source}case '{c.id}'.covers: unknown behaviour '{b}' "
                                 "(not in tests/checklist.toml [behaviours])")
             else:
                 covered[b].append(c.id)
