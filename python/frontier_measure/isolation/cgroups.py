@@ -36,6 +36,7 @@ from functools import cache
 from pathlib import Path
 
 from .. import _core
+from .procs import alive
 
 ROOT_NAME = "frontier-measure"
 V1_CONTROLLERS = ("freezer", "cpuacct", "pids", "memory")
@@ -330,19 +331,9 @@ def leftovers() -> list[Path]:
         with contextlib.suppress(OSError):
             for d in root.iterdir():
                 pid = d.name.split("-", 1)[0]
-                if d.is_dir() and pid.isdigit() and not _alive(int(pid)):
+                if d.is_dir() and pid.isdigit() and not alive(int(pid)):
                     found.append(d)
     return found
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def unavailable_reason() -> str | None:

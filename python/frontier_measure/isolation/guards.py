@@ -17,20 +17,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from .procs import alive
+
 
 def _guard_file(path: Path) -> Path:
     digest = hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:16]
     return Path(tempfile.gettempdir()) / f"frontier-measure-guard-{digest}.json"
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def _with_guard_state(path: Path, change: Callable[[dict[str, Any]], None]) -> None:
@@ -48,7 +40,7 @@ def _with_guard_state(path: Path, change: Callable[[dict[str, Any]], None]) -> N
             state = json.loads(raw) if raw else {}
         except ValueError:
             state = {}
-        holders = [int(p) for p in state.get("holders", []) if _alive(int(p))]
+        holders = [int(p) for p in state.get("holders", []) if alive(int(p))]
         # The path, so a sweep after a crash can restore a mode no holder will.
         state = {"holders": holders, "mode": int(state.get("mode", -1)),
                  "path": str(path.resolve())}

@@ -6,6 +6,17 @@ from __future__ import annotations
 import os
 
 
+def alive(pid: int) -> bool:
+    """Whether process `pid` exists (another account's included)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 def _proc_info(pid: str) -> tuple[int, str] | None:
     """(real uid, state) of a process, None if gone."""
     try:

@@ -33,7 +33,7 @@ from pathlib import Path
 
 from . import cgroups
 from .accounts import _LOCK_DIR, ACCOUNTS, MAX_ACCOUNT_PAIRS
-from .procs import processes_of_uid
+from .procs import alive, processes_of_uid
 
 MARK = ".frontier-measure-evaluator"  # holds the pid of the evaluator that made the directory
 DOCKER_LABEL = "frontier-measure.evaluator"  # the same, on a side's container
@@ -42,16 +42,6 @@ DOCKER_LABEL = "frontier-measure.evaluator"  # the same, on a side's container
 def mark(directory: Path) -> None:
     """Mark `directory` as this evaluator's, for the sweep after a crash."""
     (directory / MARK).write_text(f"{os.getpid()}\n")
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def _owner(directory: Path) -> int | None:
@@ -108,7 +98,7 @@ def _sweep_directories() -> list[str]:
     tmp = Path(tempfile.gettempdir())
     for d in sorted(tmp.glob("fm-*")):
         owner = _owner(d)
-        if owner is None or _alive(owner) or not d.is_dir() or d.is_symlink():
+        if owner is None or alive(owner) or not d.is_dir() or d.is_symlink():
             continue
         mounts = _mounts_under(d)
         for target in mounts:
@@ -131,7 +121,7 @@ def _sweep_guards() -> list[str]:
                 state = json.loads(os.read(fd, 1 << 16) or b"{}")
             except ValueError:
                 continue
-            holders = [int(p) for p in state.get("holders", []) if _alive(int(p))]
+            holders = [int(p) for p in state.get("holders", []) if alive(int(p))]
             mode, path = int(state.get("mode", -1)), state.get("path")
             if holders or mode < 0 or not path:
                 continue
@@ -157,7 +147,7 @@ def _sweep_containers() -> list[str]:
         return []
     dead = [line.split()[0] for line in r.stdout.splitlines()
             if len(line.split()) == 2 and line.split()[1].isdigit()
-            and not _alive(int(line.split()[1]))]
+            and not alive(int(line.split()[1]))]
     if dead:
         subprocess.run(["docker", "rm", "-f", *dead], capture_output=True, timeout=120)
     return [f"container {c}" for c in dead]
