@@ -682,7 +682,9 @@ def harbor() -> None:
 @click.argument("out", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--base", metavar="IMAGE", help="Replace the Dockerfile's FROM image with IMAGE.")
 @click.option("--wheels", type=click.Path(exists=True, file_okay=False, path_type=Path),
-              help="Ship the wheels in this directory (default: build them from this checkout).")
+              help="Ship the wheels in this directory (default: built from this source "
+                   "checkout, or repacked from the installed frontier-measure and its "
+                   "dependencies).")
 @click.option("--force", is_flag=True, help="Replace OUT even if it holds files.")
 @_task_errors
 def harbor_export(task_dir: Path, out: Path, base: str | None, wheels: Path | None,
@@ -703,7 +705,7 @@ def harbor_export(task_dir: Path, out: Path, base: str | None, wheels: Path | No
     m.step("wheels and the verifier's runtime (built once, then cached)")
     try:
         dest = hb.export(task_dir, out, base=base, wheels=wheels, force=force)
-    except ValueError as exc:
+    except (ValueError, RuntimeError) as exc:  # RuntimeError: building wheels or the runtime
         raise Failure(str(exc)) from None
     m.done()
     click.echo(f"exported {task_dir} -> {dest}")

@@ -22,6 +22,7 @@ trial with the Docker engine (oracle or nop agent) and reads the reward back.
 
 from __future__ import annotations
 
+import base64
 import fcntl
 import grp
 import hashlib
@@ -29,11 +30,14 @@ import importlib.metadata
 import json
 import os
 import pwd
+import re
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
 import tomllib
+import zipfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -322,13 +326,20 @@ def write_test_scripts(tasks: list[Path], check: bool = False) -> list[Path]:
 # ----------------------------------------------------------------- wheels
 
 
-def checkout() -> Path:
-    """The source checkout this module runs from (wheels are built from it)."""
+def checkout() -> Path | None:
+    """The source checkout this module runs from, if it runs from one."""
     root = Path(__file__).resolve().parents[2]
-    if not (root / "pyproject.toml").is_file():
-        raise RuntimeError("frontier-measure is not running from a source checkout; "
-                           "give the wheels directory with --wheels")
-    return root
+    return root if (root / "pyproject.toml").is_file() else None
+
+
+def cache_dir() -> Path:
+    """Where the wheels and the runtime are cached: build/harbor/ of the source
+    checkout, else the user's cache directory (a pip install)."""
+    root = checkout()
+    if root is not None:
+        return root / "build" / "harbor"
+    home = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(home) / "frontier-measure" / "harbor"
 
 
 def _source_digest(root: Path) -> str:
@@ -358,15 +369,19 @@ def _run(argv: list[str], what: str, **kwargs: Any) -> subprocess.CompletedProce
 
 
 def build_wheels(cache: Path | None = None) -> Path:
-    """frontier-measure's wheel (built from this checkout) and its dependencies'
-    wheels (the versions installed here), in one directory cached under build/.
+    """frontier-measure's wheel and its dependencies' wheels, in one directory
+    cached under `cache_dir()`.
 
-    The wheels are for this interpreter (CPython version, platform), so the
-    task's image needs the same CPython minor version on a glibc at least as new
-    as the one it is built on."""
+    From a source checkout the evaluator's wheel is built from the source and
+    the dependencies' wheels (the versions installed here) are fetched; from a
+    pip install every wheel is repacked from the installed files (`repack`),
+    offline. Either way the wheels are for this interpreter (CPython version,
+    platform), so the task's image needs the same CPython minor version on a
+    glibc at least as new as the one they were built on."""
     root = checkout()
-    cache = cache or root / "build" / "harbor"
-    out = cache / f"wheels-{_source_digest(root)}"
+    cache = cache or cache_dir()
+    digest = _source_digest(root) if root is not None else _installed_digest()
+    out = cache / f"wheels-{digest}"
     if (out / "complete").is_file():
         return out
     cache.mkdir(parents=True, exist_ok=True)
@@ -374,7 +389,10 @@ def build_wheels(cache: Path | None = None) -> Path:
         # One build at a time: concurrent exports share the cache and its cmake directory.
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not (out / "complete").is_file():
-            _build_wheels(root, cache, out)
+            if root is not None:
+                _build_wheels(root, cache, out)
+            else:
+                _repack_wheels(cache, out)
     return out
 
 
@@ -396,6 +414,106 @@ def _build_wheels(root: Path, cache: Path, out: Path) -> None:
     for old in cache.glob("wheels-*"):  # earlier sources' wheels are not needed again
         if old != out:
             shutil.rmtree(old, ignore_errors=True)
+
+
+# Files of an installed distribution that the installer wrote, not the wheel.
+_INSTALLER_FILES = {"RECORD", "INSTALLER", "REQUESTED", "direct_url.json"}
+
+
+def _installed_digest() -> str:
+    """Hash of the installed distributions that go into the wheels."""
+    h = hashlib.sha256()
+    for name in ("frontier-measure", *DEPENDENCIES):
+        dist = importlib.metadata.distribution(name)
+        h.update(f"{name}=={dist.version}\0{dist.read_text('RECORD') or ''}\0".encode())
+    return h.hexdigest()[:16]
+
+
+def _repack_wheels(cache: Path, out: Path) -> None:
+    partial = cache / (out.name + ".partial")
+    shutil.rmtree(partial, ignore_errors=True)
+    partial.mkdir(parents=True)
+    for name in ("frontier-measure", *DEPENDENCIES):
+        repack(name, partial)
+    (partial / "complete").write_text("\n".join(sorted(p.name for p in partial.glob("*.whl"))))
+    shutil.rmtree(out, ignore_errors=True)
+    partial.rename(out)
+    for old in cache.glob("wheels-*"):
+        if old != out and not old.name.endswith(".partial"):
+            shutil.rmtree(old, ignore_errors=True)
+
+
+def _record_hash(data: bytes) -> str:
+    digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=")
+    return "sha256=" + digest.decode()
+
+
+def _add(zf: zipfile.ZipFile, arc: str, data: bytes, executable: bool = False) -> None:
+    info = zipfile.ZipInfo(arc, date_time=(1980, 1, 1, 0, 0, 0))
+    # A regular file's type bits too: installers keep the mode only with them.
+    info.external_attr = (stat.S_IFREG | (0o755 if executable else 0o644)) << 16
+    info.compress_type = zipfile.ZIP_DEFLATED
+    zf.writestr(info, data)
+
+
+def repack(name: str, dest: Path) -> Path:
+    """Write the installed distribution `name` back into a wheel in `dest`.
+
+    The wheel holds exactly the files its RECORD lists, each checked against
+    the hash recorded at install time (a file changed since is refused rather
+    than shipped), under the tags of its WHEEL file. Byte code the installer
+    compiled and the installer's own files are left out; the console scripts
+    are left to the next installer (entry_points.txt), other scripts go back
+    to NAME.data/scripts/ with their `#!python` line restored."""
+    dist = importlib.metadata.distribution(name)
+    if json.loads(dist.read_text("direct_url.json") or "{}").get("dir_info", {}).get("editable"):
+        raise RuntimeError(f"{name} is installed in editable mode: build its wheel from "
+                           "the source instead")
+    wheel_meta = dist.read_text("WHEEL")
+    if not wheel_meta or dist.files is None:
+        raise RuntimeError(f"{name}: the installed distribution has no WHEEL or RECORD file")
+    tags = [ln.split(":", 1)[1].strip() for ln in wheel_meta.splitlines()
+            if ln.startswith("Tag:")]
+    if not tags:
+        raise RuntimeError(f"{name}: its WHEEL file names no tag")
+    parts = [sorted({t.split("-")[i] for t in tags}) for i in range(3)]
+    stem = f"{re.sub(r'[-_.]+', '_', dist.metadata['Name'])}-{dist.version}"
+    wheel = dest / f"{stem}-{'-'.join('.'.join(p) for p in parts)}.whl"
+    entry = dist.read_text("entry_points.txt") or ""
+    generated = {ln.split("=", 1)[0].strip() for ln in entry.splitlines() if "=" in ln}
+    site = Path(str(dist.locate_file("")))
+    prefix = site.parents[2] if len(site.parents) > 2 else site
+    record: list[str] = []
+    with zipfile.ZipFile(wheel.with_suffix(".partial"), "w", zipfile.ZIP_DEFLATED) as zf:
+        for f in dist.files:
+            if "__pycache__" in f.parts or f.suffix == ".pyc":
+                continue
+            if f.parts[0].endswith(".dist-info") and f.name in _INSTALLER_FILES:
+                continue
+            path = Path(str(dist.locate_file(f)))
+            data = path.read_bytes()
+            if f.hash is not None and _record_hash(data) != f"{f.hash.mode}={f.hash.value}":
+                raise RuntimeError(f"{name}: {path} differs from the installed file "
+                                   "(changed since it was installed); reinstall it")
+            if f.parts[0] == "..":
+                rel = Path(os.path.normpath(site / f)).relative_to(prefix)
+                if rel.parts[0] == "bin":
+                    if rel.name in generated:
+                        continue
+                    if data.startswith(b"#!") and b"python" in data.split(b"\n", 1)[0]:
+                        data = b"#!python\n" + data.split(b"\n", 1)[1]
+                    arc = f"{stem}.data/scripts/{rel.name}"
+                else:
+                    arc = f"{stem}.data/data/{rel.as_posix()}"
+            else:
+                arc = f.as_posix()
+            _add(zf, arc, data, executable=os.access(path, os.X_OK))
+            record.append(f"{arc},{_record_hash(data)},{len(data)}")
+        dist_info = next(p.parts[0] for p in dist.files if p.parts[0].endswith(".dist-info"))
+        record.append(f"{dist_info}/RECORD,,")
+        _add(zf, f"{dist_info}/RECORD", ("\n".join(record) + "\n").encode())
+    wheel.with_suffix(".partial").rename(wheel)
+    return wheel
 
 
 # ----------------------------------------------------------------- runtime
@@ -470,8 +588,7 @@ def build_runtime(cache: Path | None = None) -> Path:
 
     native = sorted(Path(_core.__file__).resolve().parent.glob("*.so"))
     objects = [python, *sorted(dynload.glob("*.so")), *native]
-    root = checkout()
-    cache = cache or root / "build" / "harbor"
+    cache = cache or cache_dir()
     out = cache / f"runtime-{_runtime_digest(python, objects)}"
     if (out / "complete").is_file():
         return out
@@ -547,7 +664,7 @@ def export(task_dir: str | Path, out: str | Path, *, base: str | None = None,
     """Write task `task_dir` as a self-contained Harbor task directory `out`.
 
     `base` replaces the Dockerfile's FROM image; `wheels` is a directory of
-    wheels to ship (default: built from this checkout, cached); `runtime` the
+    wheels to ship (default: `build_wheels()`, cached); `runtime` the
     verifier's Python runtime (default: `build_runtime()`). An existing `out`
     is replaced, unless `force` is false and it holds anything."""
     src = Path(task_dir).resolve()
