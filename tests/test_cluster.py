@@ -340,3 +340,85 @@ def test_a_cluster_without_timing_slots_is_refused(ray_cluster: Any, tmp_path: P
     s.cluster.timing_resource = "no_such_slot"
     with pytest.raises(cl.RunnerError, match="no_such_slot"):
         cl.ClusterRunner(s, ray_cluster.address, tmp_path / "db.sqlite").run()
+
+
+# ---------------------------------------------------------------- eval over many candidates
+
+
+def _quick_dedupe(tmp_path: Path) -> Path:
+    from eval_support import quick_task
+
+    return quick_task(tmp_path, "module", "dedupe")
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(900)
+@needs_ray
+def test_eval_of_many_candidates_on_a_cluster_with_a_node_killed_mid_evaluation(
+        ray_cluster: Any, tmp_path: Path) -> None:
+    import json
+
+    from frontier_measure.results import verify
+
+    # Fresh nodes: earlier tests of this module killed some.
+    for _ in range(2):
+        ray_cluster.add_node(num_cpus=2, resources={TIMING: 1}, object_store_memory=100 << 20)
+    ray_cluster.wait_for_nodes()
+    nodes = {n.node_id: n for n in ray_cluster.worker_nodes}
+    task = _quick_dedupe(tmp_path)
+    wrong = ROOT / "tests" / "candidates" / "module" / "wrong_value"
+    jobs = [cl.EvalJob(task, task / "solution" / "workspace", "oracle"),
+            cl.EvalJob(task, task / "environment" / "workspace", "reference"),
+            cl.EvalJob(task, wrong, "wrong_value")]
+    events: list[tuple[str, dict[str, Any]]] = []
+    killed: list[str] = []
+
+    def listener(event: str, info: dict[str, Any]) -> None:
+        events.append((event, info))
+        if event == "placed" and info["job"] == "oracle" and not killed:
+            killed.append(info["node"])  # the oracle's first node dies while it is timed
+            threading.Timer(3.0, ray_cluster.remove_node,
+                            args=(nodes[info["node"]],), kwargs={"allow_graceful": False}).start()
+
+    out = tmp_path / "out"
+    rows = cl.evaluate_on_cluster(jobs, ray_cluster.address, out, listener=listener,
+                                  node_retries=2)
+    assert killed and any(e == "evaluation-restarted" and i["job"] == "oracle"
+                          for e, i in events), events
+    placed = [i["node"] for e, i in events if e == "placed" and i["job"] == "oracle"]
+    assert placed[0] == killed[0] and placed[-1] != killed[0]  # restarted elsewhere
+    assert [bool(r.get("strict_success")) or r["failure"]["stage"] for r in rows] == [
+        rows[0].get("strict_success") or rows[0]["failure"]["stage"], "performance",
+        "functional"]
+    # The oracle is compliant and right on every item (its speed on this busy
+    # machine is not under test); the reference against itself is no success.
+    assert rows[0]["functional"]["pass_rate"] == 1 and rows[1]["functional"]["pass_rate"] == 1
+    # Exactly one result per job, each in its own directory, sealed here.
+    for job in jobs:
+        found = sorted((out / job.name).glob("*/result.json"))
+        assert len(found) == 1, found
+        data = json.loads(found[0].read_text())
+        assert verify(data) is None
+        assert data["candidate"]["path"] == str(job.candidate.resolve())
+    assert not list(out.rglob("*.partial*")) and not list(out.rglob(".from-node*"))
+
+
+@pytest.mark.slow
+@needs_ray
+def test_eval_cli_on_a_cluster(ray_cluster: Any, tmp_path: Path) -> None:
+    import sys
+
+    task = _quick_dedupe(tmp_path)
+    wrong = ROOT / "tests" / "candidates" / "module" / "wrong_value"
+    r = subprocess.run([sys.executable, "-m", "frontier_measure", "eval", str(task),
+                        "--candidate", str(wrong), "--candidate", str(wrong),
+                        "--out", str(tmp_path / "out"), "--cluster", ray_cluster.address],
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 1, r.stderr  # done; neither candidate is a strict success
+    assert "wrong_value-2" in r.stdout and "functional" in r.stdout
+    for name in ("wrong_value", "wrong_value-2"):
+        assert len(list((tmp_path / "out" / name).glob("*/result.json"))) == 1
+    bad = subprocess.run([sys.executable, "-m", "frontier_measure", "eval", str(task),
+                          "--cluster", ray_cluster.address, "--reward", str(tmp_path / "r")],
+                         capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and "--reward" in bad.stderr

@@ -21,7 +21,7 @@ EXIT_ERROR = 3     # the work could not be done (broken task, missing tool or ex
 # Optional dependencies: the module a command imports -> the extra that installs it.
 EXTRAS = {"docker": "docker", "matplotlib": "report", "ziglang": "kernel", "pyperf": "bench",
           "aiohttp": "platform", "rich": "platform", "codebleu": "platform",
-          "tree_sitter": "platform", "tree_sitter_python": "platform"}
+          "tree_sitter": "platform", "tree_sitter_python": "platform", "ray": "cluster"}
 
 
 class Failure(click.ClickException):
@@ -459,9 +459,15 @@ def mutate(task_dir: Path, limit: int | None, seed: int, json_out: Path | None,
 @main.command(name="eval")
 @click.argument("target", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--candidate", type=click.Path(exists=True, file_okay=False, path_type=Path),
-              help="Candidate directory (default: the task's oracle solution).")
+              multiple=True,
+              help="Candidate directory (default: the task's oracle solution). Repeat it to "
+                   "evaluate several candidates of one task, each into OUT/<its name>/.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("results"),
               show_default=True, help="Where result.json files go (OUT/<scale>-<task>/).")
+@click.option("--cluster", metavar="ADDRESS",
+              help="Run the evaluations on the Ray cluster at ADDRESS (host:port of its head, "
+                   "or 'auto'), each holding one timing slot of its node. Needs the cluster "
+                   "extra.")
 @click.option("--reward", type=click.Path(dir_okay=False, path_type=Path),
               help="Also write the reward map (reward.json) here, after result.json.")
 @click.option("--isolation", type=click.Choice(["local", "docker"]), default=None,
@@ -474,8 +480,8 @@ def mutate(task_dir: Path, limit: int | None, seed: int, json_out: Path | None,
 @click.option("--attempt", "attempt_no", type=click.IntRange(min=1), metavar="N",
               help="The attempt's number within its task (recorded; used by report).")
 @_task_errors
-def eval_cmd(target: Path, candidate: Path | None, out: Path, reward: Path | None,
-             isolation: str | None, agent: str | None, label: str | None,
+def eval_cmd(target: Path, candidate: tuple[Path, ...], out: Path, cluster: str | None,
+             reward: Path | None, isolation: str | None, agent: str | None, label: str | None,
              attempt_no: int | None, full: bool) -> None:
     """Evaluate a candidate on a task, or the oracles of every task below TARGET.
 
@@ -496,20 +502,28 @@ def eval_cmd(target: Path, candidate: Path | None, out: Path, reward: Path | Non
     tasks = find_tasks(target, full=full)
     if not tasks:
         raise Failure(f"{target}: no task.toml found")
-    if len(tasks) > 1 and (candidate is not None or attempt_no is not None):
+    if len(tasks) > 1 and (candidate or attempt_no is not None):
         raise click.UsageError("--candidate and --attempt need a single task")
-    if reward and candidate and candidate.resolve() in reward.resolve().parents:
+    if reward and (len(candidate) > 1 or cluster):
+        raise click.UsageError("--reward needs a single candidate evaluated here")
+    if reward and candidate and candidate[0].resolve() in reward.resolve().parents:
         raise click.UsageError(f"--reward {reward}: inside the candidate's files")
     _check_isolation(isolation)
+    if cluster:
+        require("ray")
+    attempt = {"agent": agent, "label": label, "attempt": attempt_no}
+    if cluster or len(candidate) > 1:
+        _eval_many(tasks, list(candidate), out, cluster, isolation, attempt)
+        return
     from .evaluate import sweep_leftovers
 
     for line in sweep_leftovers():
         click.echo(f"removed, left by a dead evaluator: {line}", err=True)
     if len(tasks) == 1:
         m = meter("evaluating")
-        res = evaluate(tasks[0], candidate, out=out, isolation=isolation,
-                       progress=_stage_progress(m, tasks[0]),
-                       attempt={"agent": agent, "label": label, "attempt": attempt_no})
+        res = evaluate(tasks[0], candidate[0] if candidate else None, out=out,
+                       isolation=isolation, progress=_stage_progress(m, tasks[0]),
+                       attempt=attempt)
         m.done()
         click.echo(_colour_verdict(evalview.evaluation(res), bool(res.get("strict_success"))))
         if reward:
@@ -539,6 +553,87 @@ def eval_cmd(target: Path, candidate: Path | None, out: Path, reward: Path | Non
     if ok < len(rows):
         # Every bundled oracle must succeed: a failure here is a broken task or
         # a broken machine, and scripts (CI, run.sh) must see it.
+        raise SystemExit(EXIT_FAILED)
+
+
+def _candidate_names(candidates: list[Path]) -> list[str]:
+    """Directory names below OUT, one per candidate: its own name, numbered when
+    two candidates share one."""
+    names: list[str] = []
+    for c in candidates:
+        base = c.resolve().name or "candidate"
+        name, k = base, 1
+        while name in names:
+            k += 1
+            name = f"{base}-{k}"
+        names.append(name)
+    return names
+
+
+def _eval_many(tasks: list[Path], candidates: list[Path], out: Path, cluster: str | None,
+               isolation: str | None, attempt: dict) -> None:
+    """Several evaluations: a task's candidates, or the oracles of several tasks;
+    on a Ray cluster (one per timing slot of each node) or here, one by one."""
+    import time
+
+    from . import evalview
+    from .results import prepare_out
+
+    prepare_out(out)
+    started = time.perf_counter()
+    jobs: list[tuple[Path, Path | None, Path]]
+    if candidates:
+        names = _candidate_names(candidates)
+        jobs = [(tasks[0], c, out / n) for c, n in zip(candidates, names, strict=True)]
+    else:
+        names = None
+        jobs = [(t, None, out) for t in tasks]
+    m = meter("evaluating")
+    if cluster:
+        from .platform.cluster import EvalJob, evaluate_on_cluster
+        from .platform.runner import RunnerError
+
+        done = 0
+
+        def listener(event: str, info: dict) -> None:
+            nonlocal done
+            if event == "placed":
+                m.step(f"{info['job']}: on node {info['node'][:8]} ({info['host']})")
+            elif event == "evaluation-restarted":
+                m.step(f"{info['job']}: its node was lost ({info['why'][:80]}); "
+                       f"restarting from the beginning (restart {info['restart']})")
+            elif event in ("done", "failed"):
+                done += 1
+                m.step(f"{done}/{len(jobs)} evaluations finished ({info['job']})")
+
+        try:
+            rows = evaluate_on_cluster(
+                [EvalJob(t, c, str(d.relative_to(out)) if d != out else ".")
+                 for t, c, d in jobs], cluster, out, isolation=isolation, attempt=attempt,
+                listener=listener)
+        except RunnerError as exc:
+            raise Failure(str(exc)) from None
+    else:
+        from .evaluate import evaluate, sweep_leftovers
+
+        for line in sweep_leftovers():
+            click.echo(f"removed, left by a dead evaluator: {line}", err=True)
+        rows = []
+        for n, (t, c, d) in enumerate(jobs):
+            stage = _stage_progress(m, t, prefix=f"{n + 1} of {len(jobs)} ({c or t.name})",
+                                    suite_left=_left(m.elapsed, n, len(jobs)))
+            stage("starting")
+            try:
+                rows.append(evaluate(t, c, out=d, isolation=isolation, progress=stage,
+                                     attempt=attempt))
+            except Exception as exc:  # one broken evaluation must not hide the others
+                rows.append({"task": str(t), "error": str(exc)})
+    m.done(f"{len(jobs)} evaluations")
+    click.echo(evalview.suite(rows, names))
+    ok = sum(bool(r.get("strict_success")) for r in rows)
+    click.echo(styled(f"\n{ok}/{len(rows)}: strict success", ok == len(rows))
+               + f"; {time.perf_counter() - started:.0f} s; results in {out}/")
+    if ok < len(rows):
         raise SystemExit(EXIT_FAILED)
 
 

@@ -72,8 +72,8 @@ def evaluation(res: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def suite(rows: list[dict[str, Any]]) -> str:
-    """One line per evaluated task."""
+def suite(rows: list[dict[str, Any]], names: list[str] | None = None) -> str:
+    """One line per evaluation (of a task's oracle, or of the candidate `names` gives)."""
     out = []
     for r in rows:
         if "error" in r:
@@ -94,5 +94,9 @@ def suite(rows: list[dict[str, Any]]) -> str:
             "success" if r.get("strict_success") else f"{fail['stage']}: {fail['rule']}"
             if fail else "-",
         ])
+    if names is not None:
+        return table(["candidate", "task", "compliant", "items", "worst speedup", "rounds",
+                      "verdict"], [[n, *row] for n, row in zip(names, out, strict=True)],
+                     "lllrrrl")
     return table(["task", "compliant", "items", "worst speedup", "rounds", "verdict"], out,
                  "llrrrl")

@@ -218,6 +218,29 @@ def _evaluate(task_path: str, candidate: bytes, isolation: str | None) -> dict[s
         shutil.rmtree(root, ignore_errors=True)
 
 
+async def follow(stage: str, refs: Any, placed: Any) -> dict[str, Any]:
+    """Follow a stage's streaming generator: its placement (passed to `placed`),
+    then its result. NodeLost when a node or worker died (a Ray system error);
+    RuntimeError when the stage's own code failed."""
+    import ray
+
+    node: str | None = None
+    try:
+        async for ref in refs:
+            item = await ref
+            if isinstance(item, dict) and item.get("kind") == PLACED:
+                node = item["node"]
+                placed(item)
+                continue
+            return dict(item)
+    except ray.exceptions.RayTaskError as exc:
+        # The stage's own code failed: no node was lost; the platform's error.
+        raise RuntimeError(f"{stage} stage: {exc.cause!r}") from None
+    except ray.exceptions.RayError as exc:
+        raise NodeLost(stage, node, f"{type(exc).__name__}: {str(exc)[:300]}") from None
+    raise NodeLost(stage, node, "the stage ended without a result")
+
+
 # ---------------------------------------------------------------- on the head
 
 
@@ -306,24 +329,11 @@ class ClusterRunner(Runner):
 
     async def _stage(self, stage: str, row: Any, gen: int, refs: Any) -> dict[str, Any]:
         """Follow a stage's streaming generator: its placement, then its result."""
-        import ray
+        def placed(item: dict[str, Any]) -> None:
+            self.db.event(row["run_id"], row["id"], gen, "placed", item)
+            self.listener("attempt-placed", dict(row) | {"generation": gen} | item)
 
-        node: str | None = None
-        try:
-            async for ref in refs:
-                item = await ref
-                if isinstance(item, dict) and item.get("kind") == PLACED:
-                    node = item["node"]
-                    self.db.event(row["run_id"], row["id"], gen, "placed", item)
-                    self.listener("attempt-placed", dict(row) | {"generation": gen} | item)
-                    continue
-                return dict(item)
-        except ray.exceptions.RayTaskError as exc:
-            # The stage's own code failed: no node was lost; the platform's error.
-            raise RuntimeError(f"{stage} stage: {exc.cause!r}") from None
-        except ray.exceptions.RayError as exc:
-            raise NodeLost(stage, node, f"{type(exc).__name__}: {str(exc)[:300]}") from None
-        raise NodeLost(stage, node, "the stage ended without a result")
+        return await follow(stage, refs, placed)
 
     async def _attempt_body(self, row: Any, gen: int, adir: Path) \
             -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -434,6 +444,138 @@ def _move_in(archive: bytes, adir: Path) -> None:
     try:
         for entry in sorted(staged.iterdir()):
             target = adir / entry.name
+            if target.is_dir() and not target.is_symlink():
+                shutil.rmtree(target)
+            os.replace(entry, target)
+    finally:
+        shutil.rmtree(staged, ignore_errors=True)
+
+
+# ---------------------------------------------------------------- eval over many candidates
+
+
+def candidate_stage(task_path: str, candidate: bytes | None, isolation: str | None,
+                    attempt: dict[str, Any]) -> Any:
+    """A Ray task (streaming generator): `frontier-measure eval` of one candidate
+    (None: the task's oracle), from the beginning, on this node (under its
+    timing slot). Returns the result and its output directory as an archive."""
+    yield _placement("evaluation")
+    yield _evaluate_candidate(task_path, candidate, isolation, attempt)
+
+
+def _evaluate_candidate(task_path: str, candidate: bytes | None, isolation: str | None,
+                        attempt: dict[str, Any]) -> dict[str, Any]:
+    import json
+
+    from ..evaluate import evaluate
+    from ..results import verify
+
+    root = scratch_root() / f"eval-{uuid.uuid4().hex[:12]}"
+    root.mkdir(parents=True)
+    try:
+        judged = unpack(candidate, root / "candidate") if candidate is not None else None
+        result = evaluate(task_path, judged, out=root / "out", isolation=isolation,
+                          attempt=attempt)
+        for res in sorted((root / "out").glob("*/result.json")):
+            if (why := verify(json.loads(res.read_text()))) is not None:
+                raise RuntimeError(f"{res.name}: {why}")
+        return {"result": result, "out": pack(root / "out")}
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+class EvalJob:
+    """One evaluation of `eval --cluster`: a task, a candidate (None: the
+    task's oracle) and the directory below OUT its results go to."""
+
+    def __init__(self, task: Path, candidate: Path | None, name: str) -> None:
+        self.task, self.candidate, self.name = task, candidate, name
+
+
+def evaluate_on_cluster(jobs: list[EvalJob], address: str, out: Path, *,
+                        isolation: str | None = None, attempt: dict[str, Any] | None = None,
+                        timing_resource: str = "frontier_timing", eval_cpus: float = 1.0,
+                        node_retries: int = 2, listener: Any = None) -> list[dict[str, Any]]:
+    """Every job as a Ray task holding one timing slot of its node, so no two
+    timed evaluations overlap on a node; a job whose node dies runs again from
+    the beginning on another (at most `node_retries` times; rounds of two
+    machines are never pooled). Results go to OUT/<job name>/<scale>-<task>/,
+    unpacked whole or not at all, their seals renewed here. One result per job,
+    in the order given ({"task", "error"} for a job that could not be done)."""
+    try:
+        import ray
+    except ImportError:
+        raise RunnerError("--cluster needs Ray: pip install 'frontier-measure[cluster]'") \
+            from None
+    say = listener or (lambda event, info: None)
+    started = not ray.is_initialized()
+    if started:
+        ray.init(address=address, namespace="frontier-measure", log_to_driver=False,
+                 configure_logging=False)
+    try:
+        if ray.cluster_resources().get(timing_resource, 0) < 1:
+            raise RunnerError(
+                f"no node of the cluster at {address} advertises '{timing_resource}': start "
+                f"each node with ray start ... --resources='{{\"{timing_resource}\": 1}}'")
+        remote = ray.remote(candidate_stage)
+
+        async def one(job: EvalJob) -> dict[str, Any]:
+            data = ray.put(pack(job.candidate) if job.candidate is not None else None)
+            restarts = 0
+            while True:
+                refs = remote.options(num_cpus=eval_cpus, resources={timing_resource: 1},
+                                      max_retries=0, name=f"eval {job.name}").remote(
+                    str(job.task), data, isolation, attempt or {})
+                try:
+                    res = await follow("evaluation", refs,
+                                       lambda item: say("placed", {"job": job.name} | item))
+                    break
+                except NodeLost as exc:
+                    restarts += 1
+                    say("evaluation-restarted", {"job": job.name, "node": exc.node,
+                                                 "why": exc.why, "restart": restarts})
+                    if restarts > node_retries:
+                        raise RuntimeError(f"{exc} (its node died {restarts} times)") from None
+            dest = out / job.name
+            await asyncio.to_thread(_land, res["out"], dest, job.candidate)
+            say("done", {"job": job.name})
+            return dict(res["result"])
+
+        async def all_jobs() -> list[dict[str, Any]]:
+            async def guarded(job: EvalJob) -> dict[str, Any]:
+                try:
+                    return await one(job)
+                except Exception as exc:  # one failed job must not hide the others
+                    say("failed", {"job": job.name, "why": str(exc)})
+                    return {"task": str(job.task), "error": str(exc)}
+            return list(await asyncio.gather(*(guarded(j) for j in jobs)))
+
+        return asyncio.run(all_jobs())
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def _land(archive: bytes, dest: Path, candidate: Path | None) -> None:
+    """A node's output directory into `dest`: unpacked aside, each result's seal
+    renewed here (naming the candidate's files here, which it judged a copy
+    of), then each <scale>-<task> directory renamed into place."""
+    import json
+
+    from ..results import verify, write_result
+
+    dest.mkdir(parents=True, exist_ok=True)
+    staged = unpack(archive, dest / f".from-node-{uuid.uuid4().hex[:8]}")
+    try:
+        for res in sorted(staged.glob("*/result.json")):
+            data = json.loads(res.read_text())
+            if candidate is not None and isinstance(data.get("candidate"), dict):
+                data["candidate"]["path"] = str(candidate.resolve())
+            write_result(data, res)
+            if (why := verify(data)) is not None:
+                raise RuntimeError(f"{res.parent.name}: {why}")
+        for entry in sorted(staged.iterdir()):
+            target = dest / entry.name
             if target.is_dir() and not target.is_symlink():
                 shutil.rmtree(target)
             os.replace(entry, target)
