@@ -183,3 +183,23 @@ def test_the_worker_keeps_no_clock():
     source = Path(w.__file__).read_text()
     for clock in ("now_ns", "time_callable", "perf_counter", "monotonic", "process_time"):
         assert clock not in source
+
+
+def test_a_timed_array_crosses_as_bytes_and_compares_as_its_canonical_form():
+    import numpy as np
+
+    from frontier_measure.observe import DecodeError, canonical, from_timed, pack, timed_value, unpack_reply
+
+    a = np.array([[1.5, float("nan")], [-0.0, 2.0]])
+    wire = unpack_reply(pack(timed_value(a)), 1000)
+    assert list(wire) == ["$array"] and isinstance(wire["$array"][2], bytes)
+    assert from_timed(wire) == canonical(a)
+    # Not an exact array of numbers: its canonical form, made in the window.
+    class Lazy(np.ndarray):
+        pass
+    assert timed_value(a.view(Lazy)) == canonical(a.view(Lazy))
+    assert timed_value([1.0, 2.0]) == canonical([1.0, 2.0])
+    for bad in ({"$array": ["|O", [1], b"x" * 8]}, {"$array": ["<f8", [3], b"x" * 8]},
+                {"$array": ["<f8", [-1], b""]}, {"$array": ["<f8", [1]]}):
+        with pytest.raises(DecodeError):
+            from_timed(bad)

@@ -40,7 +40,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from .observe import Ref, canonical, fast_digest, pack, unpack
+from .observe import Ref, canonical, fast_digest, pack, timed_value, unpack
 
 _HEADER = struct.Struct(">I")
 MUTABLE = (list, dict, set, bytearray)
@@ -254,7 +254,8 @@ class Worker:
                     kept.append(outs)
                 digests.append(fast_digest(outs))
                 if values:
-                    canon.append([[canonical(v), [canonical(a) for a in m]] for v, m in outs])
+                    canon.append([[timed_value(v), [timed_value(a) for a in m]]
+                                  for v, m in outs])
         finally:
             sys.stdout = real_stdout
         self.kept = kept

@@ -53,7 +53,7 @@ from ..compliance import Finding
 from ..compliance import python as python_compliance
 from ..diff import Tolerance, differences
 from ..isolation import Policy, cgroups, ensure_account, guard_acquire, guard_release, is_root, sandbox, sweep
-from ..observe import DecodeError, Ref, ReplyCapExceeded, pack, unpack_reply
+from ..observe import DecodeError, Ref, ReplyCapExceeded, from_timed, pack, unpack_reply
 from ..task import Task, TaskError, call_author, check_covers, check_size, get, reference_dir, run_author
 from ..worker import OPERATIONS, VIOLATION_EXIT
 from . import Build, Case, InputTiming, Observation, Progress, SideFailure, TimingInput
@@ -759,7 +759,9 @@ class OutputCheck:
         else:
             rng = random.Random(hash((self.key, key)))
             picked = sorted(rng.sample(range(n), min(n, self.per_batch)))
-            bad = [i for i in picked if differences(ref_values[i], cand_values[i], self.tolerance)]
+            bad = [i for i in picked if differences(_from_timed("reference", ref_values[i]),
+                                                    _from_timed("candidate", cand_values[i]),
+                                                    self.tolerance)]
             self.compared += len(picked)
         if bad:
             raise SideFailure(
@@ -769,6 +771,15 @@ class OutputCheck:
                 "call (caching across calls, or work moved out of the timed region), or "
                 "they depend on the input in a way the held-out cases did not show",
             )
+
+
+def _from_timed(side: str, call: Any) -> Any:
+    """One timed call's outputs ([value, [mutable arguments]] per operation) in
+    canonical form (observe.timed_value)."""
+    try:
+        return [[from_timed(v), [from_timed(a) for a in m]] for v, m in call]
+    except (TypeError, ValueError, DecodeError) as exc:
+        raise SideFailure(side, f"a timed call's outputs are malformed: {exc}") from None
 
 
 class WorkerSide(_core.Side):
