@@ -89,3 +89,15 @@ def test_annotations_and_assert_messages_are_not_mutated_and_lines_map_to_statem
     assert [(m.kind, m.line, m.statement_line) for m in ms] == [
         ("int-plus-1", 1, 1), ("int-plus-1", 3, 3), ("add-to-sub", 3, 3), ("int-plus-1", 4, 3),
         ("return-none", 5, 5)]
+
+
+def test_literal_tables_are_data_and_not_mutated():
+    from frontier_measure.mutate import TABLE_SIZE, mutants_of
+
+    table = ", ".join(str(i) for i in range(TABLE_SIZE + 1))
+    small = ", ".join(str(i) for i in range(3))
+    src = f"TABLE = ({table})\nSMALL = [{small}]\n\ndef f(x):\n    return TABLE[x] + 7\n".encode()
+    kinds = [(m.line, m.kind) for m in mutants_of("t.py", src)]
+    assert not [k for k in kinds if k[0] == 1]
+    assert [k for k in kinds if k[0] == 2] == [(2, "int-plus-1")] * 3
+    assert (5, "return-none") in kinds and (5, "int-plus-1") in kinds

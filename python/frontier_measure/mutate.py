@@ -154,6 +154,24 @@ def _inert(tree: ast.AST) -> set[int]:
     return ids
 
 
+TABLE_SIZE = 64  # a literal container with more elements than this is data
+
+
+def _tables(tree: ast.AST) -> set[int]:
+    """Nodes inside literal containers of more than TABLE_SIZE elements (a
+    Unicode table, a list of keywords): data, not logic. Changing one entry
+    tests the table rather than the code, and a file of such tables would
+    otherwise yield tens of thousands of mutants, each checked by parsing the
+    whole file."""
+    ids: set[int] = set()
+    for node in ast.walk(tree):
+        size = len(node.keys) if isinstance(node, ast.Dict) else \
+            len(node.elts) if isinstance(node, (ast.List, ast.Tuple, ast.Set)) else 0
+        if size > TABLE_SIZE and id(node) not in ids:
+            ids.update(id(n) for n in ast.walk(node))
+    return ids
+
+
 def _statement_lines(tree: ast.AST) -> dict[int, int]:
     """Each node's innermost enclosing statement's first line."""
     lines: dict[int, int] = {}
@@ -196,7 +214,7 @@ def mutants_of(rel: str, source: bytes) -> list[Mutant]:
     except (SyntaxError, ValueError):
         return []
     at = _Offsets(source)
-    docs = _docstrings(tree) | _inert(tree)
+    docs = _docstrings(tree) | _inert(tree) | _tables(tree)
     skip = _skipped_lines(source, tree)
     statement = _statement_lines(tree)
     out: list[Mutant] = []
