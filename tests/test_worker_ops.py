@@ -203,3 +203,13 @@ def test_a_timed_array_crosses_as_bytes_and_compares_as_its_canonical_form():
                 {"$array": ["<f8", [-1], b""]}, {"$array": ["<f8", [1]]}):
         with pytest.raises(DecodeError):
             from_timed(bad)
+
+
+def test_an_objects_address_is_not_part_of_its_observation():
+    from frontier_measure.observe import canonical
+
+    def gen():
+        yield 1
+
+    a, b = canonical(gen()), canonical(gen())
+    assert a == b and "0x?" in a["repr"] and a["$object"] == "generator"

@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
 import sys
 from typing import Any
 
@@ -255,9 +256,15 @@ def _safe_str(value: Any) -> str:
         return f"<str() raised {type(exc).__name__}>"
 
 
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+
+
 def _safe_repr(value: Any) -> str:
+    """The repr, without the memory address default reprs carry ("<generator
+    object f at 0x7f...>"): where an object lives is no behaviour, and would
+    make every recording of it differ."""
     try:
-        return repr(value)
+        return _ADDRESS.sub(" at 0x?", repr(value))
     except Exception as exc:
         return f"<repr() raised {type(exc).__name__}>"
 
