@@ -101,3 +101,20 @@ def test_literal_tables_are_data_and_not_mutated():
     assert not [k for k in kinds if k[0] == 1]
     assert [k for k in kinds if k[0] == 2] == [(2, "int-plus-1")] * 3
     assert (5, "return-none") in kinds and (5, "int-plus-1") in kinds
+
+
+def test_lines_a_library_marks_no_cover_still_count_as_run(graphs):
+    from frontier_measure.authoring import run_cases
+    from frontier_measure.runners import load
+
+    src = graphs / "environment" / "workspace" / "graphs" / "graph.py"
+    text = src.read_text()
+    assert "        return True\n" in text
+    src.write_text(text.replace("        return True\n", "        return True  # pragma: no cover\n", 1))
+    line = src.read_text().splitlines().index("        return True  # pragma: no cover") + 1
+    task, runner = load(graphs)
+    runs = {every: run_cases(task, task.reference_dir, runner.cases(task), coverage=True,
+                             every_line=every) for every in (False, True)}
+    ran = {every: r.coverage["files"]["graphs/graph.py"]["executed_lines"]
+           for every, r in runs.items()}
+    assert line not in ran[False] and line in ran[True]

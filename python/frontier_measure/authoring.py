@@ -71,13 +71,15 @@ def copy_code(task: Task, source: Path, dest: Path) -> Path:
 
 
 def run_cases(task: Task, root: Path, cases: list[Case], *, coverage: bool = False,
-              timeout: float | None = None) -> LocalRun:
+              timeout: float | None = None, every_line: bool = False) -> LocalRun:
     """Run `cases` on the code at `root` (already a private copy) in a child
     process; a LocalRun, with `error` set when the code would not import or
-    the run timed out or crashed."""
+    the run timed out or crashed. `every_line`: coverage ignores the code's
+    own `# pragma: no cover` marks (mutate needs every line that ran)."""
     with tempfile.TemporaryDirectory(prefix="fm-localrun-") as tmp:
         out = Path(tmp) / "reply.msgpack"
         req = {"root": str(root), "entry": task.entry, "coverage": coverage, "out": str(out),
+               "every_line": every_line,
                "cases": [[c.id, c.payload] for c in cases]}
         env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
         env["PYTHONHASHSEED"] = "0"

@@ -345,7 +345,8 @@ def mutate(path: str | Path, *, limit: int | None = None, seed: int = 0,
     with tempfile.TemporaryDirectory(prefix="fm-mutate-") as tmp:
         root = copy_code(task, task.reference_dir, Path(tmp))
         t0 = time.perf_counter()
-        base = run_cases(task, root, cases, coverage=True, timeout=max(60.0, task.case_timeout_s))
+        base = run_cases(task, root, cases, coverage=True, every_line=True,
+                         timeout=max(60.0, task.case_timeout_s))
         base_s = time.perf_counter() - t0
         if base.error or base.failures:
             raise TaskError(task.path, [f"the reference does not run its cases here: "
