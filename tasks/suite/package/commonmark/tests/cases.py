@@ -121,6 +121,37 @@ def cases():
         {"call": "$doc.walker", "as": "w", "observe": False},
         {"call": "$w.nxt"}, {"call": "$w.resume_at", "args": ["$cb", False]}, {"call": "$w.nxt"},
         {"call": "dumpAST", "args": ["$doc"]}]})
+    # Reference labels that differ only in their first character, or whose case
+    # folds only with Unicode 14's table (U+2C2F), URLs the safe renderer drops,
+    # and delimiter runs where emphasis must skip removed delimiters.
+    edge = ["[foo]: /a\n\n[goo] and [foo]\n", "[\u2c2f]: /u\n\n[\u2c5f] and [\u2c2f]\n",
+            "[x](javascript:alert(1)) ![y](vbscript:x) <file:///etc> "
+            "[d](data:image/png;base64,AA) [e](data:text/html,x)\n",
+            "***foo _bar** baz_\n", "*a **b _c* d** e_\n", "***a _b** c_ d*\n",
+            "_a *b __c_ d* e__\n", "**a _b* c__ d_ e**\n", "***foo* bar _baz** q_\n",
+            "*a _b **c* d_ e** f*\n"]
+    ops = _renderers()
+    for k, text in enumerate(edge):
+        ops += [{"call": "commonmark", "args": [text]},
+                {"call": "$parser.parse", "args": [text], "as": "ast", "observe": False},
+                {"call": "$safe.render", "args": ["$ast"]}]
+    out.append({"id": "edges", "covers": ["links", "inlines", "html-renderer"], "ops": ops})
+    out.append({"id": "custom-nodes", "covers": ["nodes", "html-renderer"], "ops": [
+        {"call": "Parser", "as": "p", "observe": False},
+        {"call": "HtmlRenderer", "as": "h", "observe": False},
+        {"call": "$p.parse", "args": ["a\n"], "as": "doc", "observe": False},
+        {"call": "node.Node", "args": ["custom_block", [[1, 1], [1, 1]]], "as": "cb"},
+        {"call": "node.Node", "args": ["custom_inline", [[1, 1], [1, 1]]], "as": "ci"},
+        {"call": "node.Node", "args": ["custom_block", [[1, 1], [1, 1]]], "as": "cb2"},
+        {"call": "$cb.__setattr__", "args": ["on_enter", "<section>"]},
+        {"call": "$cb.__setattr__", "args": ["on_exit", "</section>"]},
+        {"call": "$ci.__setattr__", "args": ["on_enter", "<b>"]},
+        {"call": "$ci.__setattr__", "args": ["on_exit", "</b>"]},
+        {"call": "$cb2.__setattr__", "args": ["on_exit", "<hr>"]},
+        {"call": "$cb.append_child", "args": ["$ci"]},
+        {"call": "$doc.append_child", "args": ["$cb"]},
+        {"call": "$doc.append_child", "args": ["$cb2"]},
+        {"call": "$h.render", "args": ["$doc"]}]})
     whole = "\n\n".join(text for _, text in EXAMPLES[:120])
     out.append({"id": "long-document", "covers": ["blocks", "html-renderer"],
                 "ops": [{"call": "commonmark", "args": [whole]}]})

@@ -1,0 +1,227 @@
+"""Held-out cases and timing inputs for the markdown (Python-Markdown) package task.
+
+The documents are the examples of the CommonMark spec 0.29 (tests/spec.txt,
+John MacFarlane, CC-BY-SA 4.0), in groups by section, converted with default
+and non-default options, plus documents written for this task for what the
+spec does not exercise (Python-Markdown's own syntax: nested lists by 4-space
+indent, raw HTML blocks with markdown inside, inline HTML, entities). Timing
+inputs are long documents made of seeded draws of both."""
+
+import random
+import re
+from pathlib import Path
+
+SPEC = (Path(__file__).with_name("spec.txt")).read_text(encoding="utf-8")
+
+
+def _examples():
+    out = []
+    section = None
+    for m in re.finditer(r"^(#{1,2}) ([^\n]*)$|^`{32} example\n(.*?)^\.\n", SPEC, re.M | re.S):
+        if m.group(1) is not None:
+            section = m.group(2)
+        elif section is not None:
+            out.append((section, m.group(3).replace("\u2192", "\t")))
+    return out
+
+
+EXAMPLES = _examples()
+
+DOCS = [
+    "Title\n=====\n\nSub\n---\n\n# ATX #\n\n###### six ######\n\n####### seven\n\n"
+    "para *em* **strong** ***both*** _u_ __uu__ ___uuu___ `code` ``co`de``\n"
+    "line  \nbreak\n\n> quote\n> > nested\n>\n> back\n\n* a\n* b\n    * c\n        1. d\n\n"
+    "1. one\n2. two\n\n    code\n    block\n\n- - -\n***\n___\n",
+    "[link](http://a.b/c \"title\") [ref][1] [Ref] [empty][] ![img](/i.png) ![ref img][1]\n"
+    "<http://auto.link> <me@example.com> <mailto:x@y.z>\n\n[1]: /url 'Title'\n[ref]: /r\n"
+    "[empty]: </e> \"E\"\n[bad ref]:\n\n[missing][nowhere] [x](</a b>) [y](/u (paren))\n",
+    "<div markdown=\"1\">\n*not parsed*\n</div>\n\n<p>raw <b>html</b></p>\n\n<!-- comment -->\n\n"
+    "<?php echo 1; ?>\n\n<![CDATA[ x < y ]]>\n\n<!DOCTYPE html>\n\ntext <span class=\"x\">*em*</span> "
+    "&amp; &copy; &#169; &#xA9; &bogus; AT&T 4 < 5 > 3\n\n<hr/>\n<hr>\n\n<div>\nunclosed\n\n",
+    "\\*not em\\* \\_ \\` \\\\ \\# \\+ \\- \\. \\! \\[ \\] \\( \\) \\{ \\} \\> \\< \\|\n\n"
+    "* tight\n* list\n\n* loose\n\n* list\n\n1. a\n1. b\n3. c\n\n7. seven\n8. eight\n\n"
+    "*   item with para\n\n    second para\n\n        code in item\n\n*   > quote in item\n",
+    "Term\n: not a def list\n\nA | B\n--|--\n1 | 2\n\n```\nfenced?\n```\n\n~~~\nnot fenced\n~~~\n\n"
+    "    \tmixed tab\n\n\ttab code\n\nLine with trailing spaces   \nnext\n\n"
+    "_connected_words_ and snake_case_name and 2*3*4 and a**b**c\n",
+    "<div>\n<div>\nnested\n</div>\n</div>\n\n<pre>\n  pre *text*\n</pre>\n\n<script>\nif (a < b) {}\n</script>\n\n"
+    "<style>p{}</style>\n\n<DIV>upper</DIV>\n\n<span>inline block</span>\n\n<div markdown=\"1\">x</div>\n\n"
+    "<ins>\n*ins*\n</ins>\n\n<del>del</del>\n\n<p markdown>p</p>\n\n<div\nclass=\"x\">multi</div>\n",
+    "*a **b** c* **a *b* c** *a* **b** ***a* b** ***a** b* _a __b__ c_ *unclosed **un\n\n"
+    "`a` `` b ` `` ``` c ``` `unclosed\n\n[a *b* `c`](/u) [[nested]](/n) [a]b] ![a ![b](/b)](/a)\n\n"
+    "<a href=\"/x\">*html link*</a> [a <b>c</b>](/d)\n\n&lt;not tag&gt; &#0; &#x110000; &nbsp;\n",
+]
+EDGE = [
+    "Setext\n======\n\nSub\n---\n\ntext\nUnder\n---\n",
+    "* a\n\n    * b\n\n    para in a\n\n        * c\n\n1. x\n\n    1. nested ol\n\n    2. two\n",
+    "* item\n    * sub 4\n        * sub 8\n            * sub 12\n",
+    "5. five\n6. six\n\n0. zero\n\n1. one\n\n2. two\n",
+    "* list\n\n    # header in list\n    after header\n\n* next\n\n    ## loose\n    more\n",
+    "line one\rline two\r\rpara\r\n",
+    "<textarea>\n*x*\n</textarea>\n\n<tfoot>\n*y*\n</tfoot>\n\n<video>v</video>\n",
+    "para\n<div>block after one newline</div>\ntail\n\npara\n\n<div>after blank</div>\n",
+    "    code <b> & </b> > x\n\n`a < b & c > d`\n\n<pre>pre <b>x</b></pre>\n\n<code>c</code>\n",
+    "[a](/u \"title\" ) [b](/u 'ti\"tle') [c](/u (x)) [d](/u \"t(i)tle\") [e](/u 'a' \"b\")\n"
+    "[f](/u \"un(closed) [g](</a> \"t\") [h](/u \"x\"y\") [i](/a(b)c) [j](/u 'x'y'\")\n"
+    "[k](/u ') [l](/u \"a'b\" 'c) [m]( /u ) [n](/u\n\"t\")\n",
+    "___a___ ___a__ b_ ___a_ b__ __a__ _a_ a__b__c a_b_c __a_b__ _a __b__ c_\n"
+    "***a*** ***a** b* ***a* b** **a *b* c** *a **b** c*\n",
+    ">" * 60 + " deep\n",
+    "text *em\n\n* not em*\n\n<!-- c -->\n<!-- multi\nline -->\n\n<?pi x?>\n\n"
+    "<hr/>\n<br>\n<img src=\"x\" alt='y' title=z>\n\n<div a=\"1\" b='2' c=3 d>x</div>\n\n"
+    "<div/>\n\n<p>unclosed\n\n</div>\n\n<span>x\n\ny</span>\n",
+    "a <span>b</span> c <em>d <strong>e</strong></em> f <br/> g <img src=x/> &amp; &#35; &#x23;\n",
+    "Header\n===\n\n    code\n\n> quote\n    lazy\n\n1. a\n2. b\n   lazy\n\n- [ ] x\n",
+    "1. first\n2. second\n",
+    "# H\nafter header\n\nnext para\n\n## H2\nline\nline two\n",
+    "* # Header\nLine 2 of item\n* # H2\n* plain\n# top\nx\n",
+    "* a\n* # H\n  text\n\n  more\n",
+    "[<b>bold</b> and <http://x.y> and &amp;](/u) [*em* <i>i</i>](/v)\n",
+    "* a\n\n        indented code in item\n\n    * sub\n\n        para in sub\n",
+    "![unclosed alt and more\n\n![a](/u 'x\n\n[t](link\"notitle)\n\n[t](li(nk\"a)b)\n\n"
+    "[u](/a(b\"c)d \"t\")\n\n![i](/x(y)) ![j](</z> 'q')\n",
+    "text <!x> bogus </ y> and <!--c--> and <!DOCTYPE x> end\n\n<!x>\n\n</ y>\n",
+    "[a](/u \"x<y&z>\") [b](/u 'multi\nline') ![c](/i \"q\"\"r\")\n",
+]
+BAD = {95, 96, 106, 108, 141, 206}
+
+
+def core_cases():
+    out = []
+    groups = {}
+    for k, (section, text) in enumerate(EXAMPLES):
+        groups.setdefault(section, []).append((k, text))
+    for section, items in groups.items():
+        slug = re.sub(r"[^a-z]+", "-", section.lower()).strip("-")
+        for start in range(0, len(items), 10):
+            ops = [{"call": "Markdown", "kwargs": {"output_format": "html", "tab_length": 2},
+                    "as": "h", "observe": False}]
+            for k, text in items[start:start + 10]:
+                ops.append({"call": "markdown", "args": [text]})
+                if k % 2 == 0:
+                    ops.append({"call": "$h.convert", "args": [text]})
+                    ops.append({"call": "$h.reset"})
+            out.append({"id": f"{slug}-{start // 10:02d}", "covers": ["blocks", "inlines", "html"],
+                        "ops": ops})
+    return out
+
+
+def doc_cases():
+    out = []
+    for k, text in enumerate(DOCS):
+        ops = [{"call": "Markdown", "as": "x", "observe": False},
+               {"call": "Markdown", "kwargs": {"output_format": "html5"}, "as": "h", "observe": False},
+               {"call": "Markdown", "kwargs": {"tab_length": 8, "lazy_ol": False}, "as": "t",
+                "observe": False},
+               {"call": "$x.convert", "args": [text]}, {"call": "$h.convert", "args": [text]},
+               {"call": "$t.convert", "args": [text]},
+               {"call": "$x.convert", "args": [text + "\n\n" + text]},
+               {"call": "markdown", "args": [text], "kwargs": {"output_format": "xhtml1"}}]
+        out.append({"id": f"doc-{k}", "covers": ["blocks", "inlines", "html", "options"], "ops": ops})
+    return out
+
+
+def edge_cases():
+    out = []
+    for k, text in enumerate(EDGE):
+        ops = [{"call": "markdown", "args": [text]},
+               {"call": "markdown", "args": [text], "kwargs": {"output_format": "html"}},
+               {"call": "markdown", "args": [text], "kwargs": {"tab_length": 2}},
+               {"call": "markdown", "args": [text], "kwargs": {"lazy_ol": False}}]
+        out.append({"id": f"edge-{k:02d}", "covers": ["blocks", "inlines", "html", "options"],
+                    "ops": ops})
+    names = [{"call": "Markdown", "as": "md", "observe": False}]
+    for reg in ("preprocessors", "parser.blockprocessors", "inlinePatterns", "treeprocessors",
+                "postprocessors"):
+        names.append({"get": f"$md.{reg}._priority"})
+    out.append({"id": "registries", "covers": ["api"], "ops": names})
+    return out
+
+
+def api_cases():
+    ops = [{"call": "Markdown", "as": "md", "observe": False},
+           {"call": "$md.convert", "args": [""]}, {"call": "$md.convert", "args": ["  \n\t\n"]},
+           {"call": "$md.convert", "args": ["[a]\n\n[a]: /u"]},
+           {"call": "$md.convert", "args": ["[a]"]},
+           {"call": "$md.reset"},
+           {"call": "$md.convert", "args": ["[a]"]},
+           {"call": "$md.set_output_format", "args": ["HTML4"]},
+           {"call": "$md.convert", "args": ["a<br>b  \nc\n\n---\n"]},
+           {"get": "$md.output_format"},
+           {"call": "$md.set_output_format", "args": ["pdf"]},
+           {"call": "$md.is_block_level", "args": ["div"]},
+           {"call": "$md.is_block_level", "args": ["span"]},
+           {"call": "$md.is_block_level", "args": [None]},
+           {"call": "$md.registerExtensions", "args": [[None], {}]},
+           {"call": "$md.registerExtensions", "args": [[5], {}]},
+           {"call": "$md.build_extension", "args": ["x", 5]},
+           {"call": "Markdown", "kwargs": {"output_format": "rtf"}},
+           {"call": "markdown", "args": ["*x*"], "kwargs": {"extensions": [3]}},
+           {"get": "__version__"}, {"get": "__version_info__"},
+           {"get": "$md.inlinePatterns", "as": "ip", "observe": False},
+           {"op": "len", "args": ["$ip"]},
+           {"call": "$ip.get_index_for_name", "args": ["em_strong"]},
+           {"call": "$ip.get_index_for_name", "args": ["nope"]},
+           {"op": "in", "args": ["link", "$ip"]}, {"op": "in", "args": ["nope", "$ip"]},
+           {"op": "[]", "args": ["$ip", "backtick"], "as": "bt", "observe": False},
+           {"op": "in", "args": ["$bt", "$ip"]},
+           {"op": "[]", "args": ["$ip", "nope"]},
+           {"op": "[]", "args": ["$ip", 0], "as": "first", "observe": False},
+           {"op": "[:]", "args": ["$ip", 0, 3], "as": "sl", "observe": False},
+           {"op": "len", "args": ["$sl"]},
+           {"call": "$ip.deregister", "args": ["backtick"]},
+           {"call": "$ip.deregister", "args": ["backtick"]},
+           {"call": "$ip.deregister", "args": ["backtick"], "kwargs": {"strict": False}},
+           {"call": "$md.convert", "args": ["`code` *em*"]},
+           {"call": "$ip.register", "args": ["$bt", "backtick", 190]},
+           {"call": "$ip.register", "args": ["$bt", "backtick", 5]},
+           {"call": "$md.convert", "args": ["`code` *em*"]},
+           {"call": "$ip.get_index_for_name", "args": ["backtick"]},
+           {"call": "Extension", "kwargs": {}, "as": "ext", "observe": False},
+           {"call": "$ext.getConfig", "args": ["x"]},
+           {"call": "$ext.getConfig", "args": ["x", 5]},
+           {"call": "$ext.getConfigs"}, {"call": "$ext.getConfigInfo"},
+           {"call": "$ext.setConfig", "args": ["x", 1]},
+           {"call": "$ext.setConfigs", "args": [{"x": 1}]},
+           {"call": "$ext.extendMarkdown", "args": ["$md"]},
+           {"call": "Extension", "kwargs": {"x": 1}},
+           {"call": "$md.registerExtension", "args": ["$ext"]},
+           {"call": "$md.reset"},
+           {"call": "$md.build_parser"},
+           {"call": "$md.convert", "args": ["*a*"]},
+           {"call": "util.parseBoolValue", "args": [True]},
+           {"call": "util.parseBoolValue", "args": [0]},
+           {"call": "util.parseBoolValue", "args": [None]},
+           {"call": "util.parseBoolValue", "args": [None], "kwargs": {"preserve_none": True}},
+           {"call": "util.parseBoolValue", "args": ["None"], "kwargs": {"preserve_none": True}},
+           {"call": "util.parseBoolValue", "args": ["none"]},
+           {"call": "util.parseBoolValue", "args": ["Yes"]},
+           {"call": "util.parseBoolValue", "args": ["off"]},
+           {"call": "util.parseBoolValue", "args": ["1"]},
+           {"call": "util.parseBoolValue", "args": ["0"]},
+           {"call": "util.parseBoolValue", "args": ["maybe"]},
+           {"call": "util.parseBoolValue", "args": ["maybe"], "kwargs": {"fail_on_errors": False}},
+           {"call": "$md.convertFile", "kwargs": {"input": "/nonexistent/in.md"}},
+           {"call": "markdownFromFile", "kwargs": {"input": "/nonexistent/in.md"}}]
+    return [{"id": "api", "covers": ["api", "errors", "options"], "ops": ops}]
+
+
+def cases():
+    return core_cases() + doc_cases() + edge_cases() + api_cases()
+
+
+def _document(rng, n):
+    pool = [text for k, (_, text) in enumerate(EXAMPLES) if k not in BAD] + DOCS * 4
+    return "\n\n".join(rng.choice(pool) for _ in range(n))
+
+
+def timing_inputs():
+    def make(n):
+        def one(seed):
+            return {"call": "markdown", "args": [_document(random.Random(seed), n)]}
+        return one
+
+    return [
+        {"id": "doc40", "size": 40, "make": make(40)},
+        {"id": "doc160", "size": 160, "make": make(160)},
+    ]
