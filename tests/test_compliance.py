@@ -182,3 +182,14 @@ def test_allowances_at_the_level_of_a_submodule(tmp_path):
     found = rules_of(check(tmp_path, "import importlib\nimportlib.import_module('ctypes')\n",
                            rules))
     assert ("escape-hatch", 1) in found and ("escape-hatch", 2) in found
+
+
+def test_dynamic_getattr_on_a_builtin_is_flagged_unless_the_task_accepts_it(tmp_path):
+    src = "def f(case):\n    return getattr(str, case)('x')\n"
+    [finding] = check(tmp_path, src)
+    assert finding.rule == "escape-hatch" and "built-in 'str'" in finding.detail
+    assert '"getattr:str"' in finding.detail
+    rules = Compliance(allowed_imports=[], allow=["getattr:str"])
+    assert check(tmp_path, src, rules) == []
+    # Accepting it for str accepts nothing else.
+    assert check(tmp_path, "def f(n):\n    return getattr(object, n)\n", rules)
