@@ -15,7 +15,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from . import golden, results
+from . import fuzz, golden, results
 from .diff import compare_items
 from .environment import environment
 from .isolation import sweep
@@ -128,6 +128,9 @@ def _run(task: Task, runner: ModuleType, cand_dir: Path, res: dict[str, Any],
         recorded = {**recorded, "items": {k: v for k, v in recorded["items"].items()
                                           if k.split("/", 1)[0] in keep}}
         res["functional_subset"] = sorted(keep)
+    # Differential fuzzing's targets (tests/fuzz.py): a broken file is a task
+    # problem, found before any side runs.
+    fuzz_targets = fuzz.targets(task) if task.scale in ("module", "package") else []
     with runner.open_session(task, cand_dir, isolation=isolation) as session:
         res["isolation"] = session.describe()
         # 2. functionality
@@ -173,6 +176,22 @@ def _run(task: Task, runner: ModuleType, cand_dir: Path, res: dict[str, Any],
                 res["failure"] = results.failure("functional", rule,
                                                  f"{failed.id}: {failed.diff[0]}")
             return
+        if fuzz_targets:
+            if progress:
+                progress("fuzz")
+            outcomes = fuzz.differential(session, task, fuzz_targets)
+            res["functional"]["fuzz"] = outcomes
+            if _violated(session, res):
+                return
+            bad = next((o for o in outcomes if o["difference"]), None)
+            if bad is not None:
+                d = bad["difference"]
+                res["failure"] = results.failure(
+                    "functional", "fuzz-difference",
+                    f"fuzz target '{bad['id']}': the sides differ on a generated input "
+                    f"(minimal, after {bad['examples']} tried): {d['input_repr']}; "
+                    f"{d['item']}: {d['diff'][0] if d['diff'] else 'differs'}")
+                return
         # 3. performance
         if not timing:
             res["performance"] = {"ran": False, "skipped": "timing was not asked for"}
