@@ -83,3 +83,14 @@ def test_the_fuzz_section_follows_the_result_schema(task, tmp_path):
 
     res = evaluate(task, task / "environment" / "workspace", timing=False)
     jsonschema.validate(json.loads(json.dumps(res)), schemas.load("result"))
+
+
+def test_harbor_export_ships_hypothesis_for_a_fuzzed_task(task, tmp_path):
+    from frontier_measure import harbor
+
+    wheels = tmp_path / "wheels"
+    wheels.mkdir()
+    (wheels / "frontier_measure-0-py3-none-any.whl").write_bytes(b"layout only")
+    with pytest.raises(ValueError, match="tests/fuzz.py needs hypothesis"):
+        harbor.export(task, tmp_path / "out", wheels=wheels, runtime=tmp_path)
+    assert "hypothesis" in harbor.shipped()  # installed here (the author extra)

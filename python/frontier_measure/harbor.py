@@ -49,6 +49,21 @@ from .task import TaskError
 DEFAULT_WORKDIR = {"module": "/workspace", "package": "/workspace",
                    "kernel": "/app", "repository": "/app"}
 DEPENDENCIES = ("click", "numpy", "msgpack", "pyelftools")
+# Shipped too where installed: a task with tests/fuzz.py needs them to verify.
+FUZZ_DEPENDENCIES = ("hypothesis", "attrs", "sortedcontainers")
+
+
+def shipped() -> tuple[str, ...]:
+    """The distributions whose wheels go into tests/wheels/ besides ours."""
+    def installed(name: str) -> bool:
+        try:
+            importlib.metadata.distribution(name)
+        except importlib.metadata.PackageNotFoundError:
+            return False
+        return True
+
+    extra = FUZZ_DEPENDENCIES if all(installed(d) for d in FUZZ_DEPENDENCIES) else ()
+    return DEPENDENCIES + extra
 BASE_IMAGE = "frontier-measure/base:bookworm-1"
 ZERO_REWARD = {"reward": 0, "speedup": 0, "functional_pass_rate": 0, "compliant": 0}
 
@@ -380,7 +395,8 @@ def build_wheels(cache: Path | None = None) -> Path:
     glibc at least as new as the one they were built on."""
     root = checkout()
     cache = cache or cache_dir()
-    digest = _source_digest(root) if root is not None else _installed_digest()
+    digest = _source_digest(root) + "-" + str(len(shipped())) if root is not None \
+        else _installed_digest()
     out = cache / f"wheels-{digest}"
     if (out / "complete").is_file():
         return out
@@ -405,7 +421,7 @@ def _build_wheels(root: Path, cache: Path, out: Path) -> None:
     _run([*pip, "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(partial),
           "--config-settings=build-dir=" + str(cache / "cmake"), str(root)],
          "building the frontier-measure wheel", timeout=3600)
-    pins = [f"{d}=={importlib.metadata.version(d)}" for d in DEPENDENCIES]
+    pins = [f"{d}=={importlib.metadata.version(d)}" for d in shipped()]
     _run([*pip, "download", "--no-deps", "--only-binary=:all:", "-q", "-d", str(partial),
           *pins], "fetching the dependencies' wheels", timeout=600)
     (partial / "complete").write_text("\n".join(sorted(p.name for p in partial.glob("*.whl"))))
@@ -423,7 +439,7 @@ _INSTALLER_FILES = {"RECORD", "INSTALLER", "REQUESTED", "direct_url.json"}
 def _installed_digest() -> str:
     """Hash of the installed distributions that go into the wheels."""
     h = hashlib.sha256()
-    for name in ("frontier-measure", *DEPENDENCIES):
+    for name in ("frontier-measure", *shipped()):
         dist = importlib.metadata.distribution(name)
         h.update(f"{name}=={dist.version}\0{dist.read_text('RECORD') or ''}\0".encode())
     return h.hexdigest()[:16]
@@ -433,7 +449,7 @@ def _repack_wheels(cache: Path, out: Path) -> None:
     partial = cache / (out.name + ".partial")
     shutil.rmtree(partial, ignore_errors=True)
     partial.mkdir(parents=True)
-    for name in ("frontier-measure", *DEPENDENCIES):
+    for name in ("frontier-measure", *shipped()):
         repack(name, partial)
     (partial / "complete").write_text("\n".join(sorted(p.name for p in partial.glob("*.whl"))))
     shutil.rmtree(out, ignore_errors=True)
@@ -680,6 +696,10 @@ def export(task_dir: str | Path, out: str | Path, *, base: str | None = None,
         raise DestinationNotEmpty(f"{dest}: not empty (its files would be replaced; "
                                   "give --force to allow it)")
     wheel_dir = wheels or build_wheels()
+    if (src / "tests" / "fuzz.py").is_file() and not list(wheel_dir.glob("hypothesis-*.whl")):
+        raise ValueError(f"{src}: tests/fuzz.py needs hypothesis in the verifier, and no "
+                         "hypothesis wheel is shipped (install the author extra: pip install "
+                         "'frontier-measure[author]')")
     if dest.exists():
         shutil.rmtree(dest)
     shutil.copytree(src, dest, ignore=_ignore_candidates)
