@@ -205,6 +205,7 @@ def test_show_output_lets_the_commands_write_to_the_terminal(show):
     (["sleep {n}", "sleep {n}", "--parameter-list", "n", "1,,2"], "none empty"),
     (["sleep {n}", "sleep {n}", "--parameter-list", "n-1", "1"], "parameter name"),
     (["sleep 5", "sleep 5", "--parameter-list", "m", "1,2"], "{m} appears in no command"),
+    (["sleep 5", "sleep 5", "--save", "../up"], "baseline name"),
     (["sleep 5", "sleep 5", "--export-csv", "/no/such/dir/x.csv"], "does not exist"),
     (["sleep 5", "sleep 5", "--export-markdown", "/no/such/dir/x.md"], "does not exist"),
     (["sleep 5", "sleep 5", "--parameter-scan", "n", "1"], "--parameter-scan"),

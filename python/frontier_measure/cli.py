@@ -148,7 +148,7 @@ _POSITIVE = click.FloatRange(min=0, min_open=True)
 
 
 def _outputs(f: Any) -> Any:
-    """The files a comparison can be written to."""
+    """The files a comparison can be written to, shared by compare and check."""
     for opt in reversed([
         click.option("--json", "json_out", type=click.Path(dir_okay=False, path_type=Path),
                      help="Write the commands, options and, per comparison, every round, the "
@@ -239,6 +239,12 @@ def _parameter(scan: tuple[str, str, str] | None, step: str | None,
     return None
 
 
+def _baseline_error(exc: Any) -> click.ClickException:
+    if exc.usage:
+        return click.UsageError(str(exc))
+    return Failure(str(exc))
+
+
 @main.command()
 @click.argument("commands", nargs=-1, metavar="[REF] CAND...")
 @click.option("--ref", "reference", default=None, metavar="CMD",
@@ -286,13 +292,19 @@ def _parameter(scan: tuple[str, str, str] | None, step: str | None,
 @click.option("--parameter-list", nargs=2, default=None, metavar="NAME VALUES",
               help="Like --parameter-scan, over comma-separated VALUES (e.g. 'n 10,100,1000').")
 @_outputs
+@click.option("--save", metavar="NAME",
+              help="Also save this comparison as baseline NAME (its commands, options and "
+                   "rounds), to check candidates against later: frontier-measure check NAME CMD.")
+@click.option("--baselines", type=click.Path(file_okay=False, path_type=Path), default=None,
+              metavar="DIR", help="Where baselines are saved [default: .frontier-measure/baselines].")
 def compare(commands: tuple[str, ...], reference: str | None, candidate: str | None,
             rounds: str | int, warmup: int, threshold: float | None, cost: str, precision: float,
             max_time: float, timeout: float, shell: str | None, no_shell: bool, seed: int,
             prepare: str | None, conclude: str | None, setup: str | None, cleanup: str | None,
             parameter_scan: tuple[str, str, str] | None, parameter_step: str | None,
             parameter_list: tuple[str, str] | None, json_out: Path | None,
-            export_markdown: Path | None, export_csv: Path | None, show_output: bool) -> None:
+            export_markdown: Path | None, export_csv: Path | None, show_output: bool,
+            save: str | None, baselines: Path | None) -> None:
     """Time each candidate against the reference in paired, interleaved rounds.
 
     The first command is the reference, every other one a candidate; each
@@ -310,7 +322,9 @@ def compare(commands: tuple[str, ...], reference: str | None, candidate: str | N
       frontier-measure compare 'gzip -kc big' 'zstd -c big' 'lz4 -c big'
       frontier-measure compare './sort-old {n}' './sort-new {n}' --parameter-list n 1e3,1e6
       frontier-measure compare --prepare 'sync' './old' './new' --export-markdown table.md
+      frontier-measure compare './old' './new' --save main     # then: check main './newer'
     """
+    from . import baselines as saved
     from . import comparisons
 
     if no_shell:
@@ -332,6 +346,11 @@ def compare(commands: tuple[str, ...], reference: str | None, candidate: str | N
     for path, option in ((json_out, "--json"), (export_markdown, "--export-markdown"),
                          (export_csv, "--export-csv")):
         _writable(path, option)
+    if save is not None:
+        try:
+            saved.check_name(save)
+        except saved.BaselineError as exc:
+            raise click.BadParameter(str(exc), param_hint="--save") from None
     settings = comparisons.Settings(
         rounds=rounds, warmup=warmup, threshold=threshold, cost=cost, precision=precision,
         max_time=max_time, timeout=timeout, shell=shell, seed=seed, show_output=show_output,
@@ -348,6 +367,8 @@ def compare(commands: tuple[str, ...], reference: str | None, candidate: str | N
         click.echo(display.comparison_rows(doc))
     click.echo("")
     _write_outputs(doc, json_out, export_markdown, export_csv)
+    if save is not None:
+        click.echo(f"saved baseline '{save}': {saved.save(doc, save, baselines)}")
     missed = comparisons.failed_threshold(doc)
     if missed:
         which = "" if len(doc["comparisons"]) == 1 else \
@@ -355,6 +376,77 @@ def compare(commands: tuple[str, ...], reference: str | None, candidate: str | N
         click.echo(styled(f"threshold not met{which}: the one-sided lower bound is not above "
                           f"{threshold:g}x", False), err=True)
         raise SystemExit(EXIT_FAILED)
+
+
+@main.command()
+@click.argument("name")
+@click.argument("candidates", nargs=-1, required=True, metavar="CMD...")
+@click.option("--max-slowdown", type=click.FloatRange(min=1.0), default=1.05, show_default=True,
+              help="Pass only when the data show each candidate at most this many times slower "
+                   "than the saved reference command: the one-sided lower bound of "
+                   "reference/candidate must exceed 1/X (1.05: at most 5% slower).")
+@click.option("--baselines", type=click.Path(file_okay=False, path_type=Path), default=None,
+              metavar="DIR", help="Where baselines are saved [default: .frontier-measure/baselines].")
+@_outputs
+def check(name: str, candidates: tuple[str, ...], max_slowdown: float, baselines: Path | None,
+          json_out: Path | None, export_markdown: Path | None, export_csv: Path | None,
+          show_output: bool) -> None:
+    """Check CMD against the reference command saved as baseline NAME.
+
+    The saved reference command is run again, interleaved with CMD in fresh
+    paired rounds, with the saved options (shell, cost, rounds, --prepare and
+    the others) and at each saved value of the parameter ({NAME} in CMD is
+    replaced too). Saved timings are never compared with new ones: they come
+    from another time. Exit status 1 when a comparison cannot show the
+    candidate at most --max-slowdown times slower (a noisy or too short
+    measurement fails too); 2 when there is no such baseline.
+
+    \b
+    Example:
+      frontier-measure compare './app-v1 in' './app-v2 in' --save v1
+      frontier-measure check v1 './app-v3 in' --max-slowdown 1.1
+    """
+    from . import baselines as saved
+    from . import comparisons
+
+    try:
+        doc = saved.load(name, baselines)
+    except saved.BaselineError as exc:
+        raise _baseline_error(exc) from None
+    settings = saved.settings(doc)
+    settings.show_output = show_output
+    reference = doc["commands"]["reference"]
+    try:
+        jobs = comparisons.plan(reference, list(candidates), settings.parameter,
+                                (settings.prepare, settings.conclude, settings.setup,
+                                 settings.cleanup))
+    except comparisons.PlanError as exc:
+        raise click.UsageError(str(exc)) from None
+    for path, option in ((json_out, "--json"), (export_markdown, "--export-markdown"),
+                         (export_csv, "--export-csv")):
+        _writable(path, option)
+
+    measured = _measure(jobs, settings)
+    before = saved.saved_speedups(doc)
+    for m in measured:
+        m.check = {**comparisons.verdict_of_check(m.result, max_slowdown),
+                   "saved_speedup": before.get(m.job.value)}
+    out = comparisons.document(measured, reference, list(candidates), settings,
+                               baseline={"name": name, "file": str(saved.path_of(name, baselines)),
+                                         "max_slowdown": max_slowdown})
+    click.echo(f"baseline '{name}'")
+    click.echo(display.comparison_rows(out))
+    click.echo("")
+    _write_outputs(out, json_out, export_markdown, export_csv)
+    failed = [c for c in out["comparisons"] if not c["check"]["passed"]]
+    if failed:
+        click.echo(styled(f"check failed: {len(failed)} of {len(out['comparisons'])} comparisons "
+                          f"do not show the candidate at most {max_slowdown:g}x slower than the "
+                          "reference", False), err=True)
+        raise SystemExit(EXIT_FAILED)
+    click.echo(styled(f"check passed: at most {max_slowdown:g}x slower than the reference "
+                      f"({len(out['comparisons'])} comparison"
+                      f"{'s' if len(out['comparisons']) != 1 else ''})", True))
 
 
 def _colour_lines(text: str, words: dict[str, bool | None]) -> str:
