@@ -102,6 +102,8 @@ def main(ctx: click.Context, quiet: bool, color: bool | None) -> None:
       frontier-measure info                      what this machine can measure
       frontier-measure compare --ref 'CMD' --cand 'CMD'
                                                  time two commands against each other
+      frontier-measure compare REF CAND [CAND...] --save NAME
+      frontier-measure check NAME CAND           the saved reference against CAND, again
 
     \b
     Exit statuses: 0 yes (strict success, threshold met, valid); 1 no (not a
@@ -395,8 +397,8 @@ def check(name: str, candidates: tuple[str, ...], max_slowdown: float, baselines
 
     The saved reference command is run again, interleaved with CMD in fresh
     paired rounds, with the saved options (shell, cost, rounds, --prepare and
-    the others) and at each saved value of the parameter ({NAME} in CMD is
-    replaced too). Saved timings are never compared with new ones: they come
+    the others) and at each saved value of the parameter (for a saved
+    parameter P, {P} in CMD is replaced too). Saved timings are never compared with new ones: they come
     from another time. Exit status 1 when a comparison cannot show the
     candidate at most --max-slowdown times slower (a noisy or too short
     measurement fails too); 2 when there is no such baseline.
