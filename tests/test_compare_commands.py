@@ -174,6 +174,14 @@ def test_a_failing_hook_is_named_and_cleanup_still_runs(tmp_path):
     assert "setup command failed (exit code 3): 'echo nope >&2; exit 3'; stderr: nope" in r.output
 
 
+def test_a_missing_program_is_named_before_the_first_comparison(tmp_path):
+    log = tmp_path / "log"
+    r = run("compare", f"echo ref >> {log}", "true", "nope-not-here --x", "--rounds", "4")
+    assert r.exit_code == EXIT_ERROR
+    assert "candidate: command not found: 'nope-not-here'" in r.output
+    assert not log.exists()  # nothing ran
+
+
 @pytest.mark.parametrize("show", [False, True])
 def test_show_output_lets_the_commands_write_to_the_terminal(show):
     args = [sys.executable, "-m", "frontier_measure", "-q", "compare", "echo REF-SAYS",

@@ -205,17 +205,30 @@ def run(jobs: Sequence[Job], settings: Settings,
         progress: Callable[[int, Job], Progress | None] | None = None) -> list[Measured]:
     """Measure every job in turn: setup, the paired comparison (prepare and
     conclude around each timed run), cleanup. `progress(k, job)` may give a
-    round counter for job k."""
-    from .perf import compare
+    round counter for job k.
+
+    Without --setup every command is looked up first, so a candidate that
+    cannot be found is named before the first comparison spends its rounds
+    (a setup may build the programs it would look for)."""
+    from .perf import compare, make_side
 
     param = settings.parameter
+
+    def hook(command: str | None, job: Job) -> str | None:
+        return None if command is None else substitute(command, param, job.value)
+
+    if settings.setup is None:
+        for job in jobs:
+            for side, command in (("reference", job.reference), ("candidate", job.candidate)):
+                prepare, conclude = hook(settings.prepare, job), hook(settings.conclude, job)
+                make_side(settings.argv(command), name=side, shell=settings.shell == "/bin/sh",
+                          prepare=None if prepare is None else settings.argv(prepare),
+                          conclude=None if conclude is None else settings.argv(conclude))
     out: list[Measured] = []
     for k, job in enumerate(jobs):
-        def hook(command: str | None, job: Job = job) -> str | None:
-            return None if command is None else substitute(command, param, job.value)
 
-        setup, cleanup = hook(settings.setup), hook(settings.cleanup)
-        prepare, conclude = hook(settings.prepare), hook(settings.conclude)
+        setup, cleanup = hook(settings.setup, job), hook(settings.cleanup, job)
+        prepare, conclude = hook(settings.prepare, job), hook(settings.conclude, job)
         if setup:
             run_untimed("setup", setup, settings)
         try:
