@@ -210,11 +210,28 @@ def test_compare_json_records_commands_options_environment_and_schema(tmp_path):
     assert r.exit_code == 0, r.output
     doc = json.loads(out.read_text())
     jsonschema.validate(doc, schemas.load("compare"))
-    assert doc["schema"] == "frontier-measure/compare" and doc["schema_version"] == 1
-    assert doc["commands"] == {"reference": SPIN, "candidate": "true"}
+    assert doc["schema"] == "frontier-measure/compare" and doc["schema_version"] == 2
+    assert doc["commands"] == {"reference": SPIN, "candidates": ["true"]}
     assert doc["options"]["shell"] == "/bin/sh" and doc["options"]["rounds"] == 16
-    assert doc["options"]["threshold"] == 1.5
-    assert doc["environment"] and doc["frontier_measure_version"]
+    assert doc["options"]["threshold"] == 1.5 and doc["options"]["parameter"] is None
+    [c] = doc["comparisons"]
+    assert c["commands"] == {"reference": SPIN, "candidate": "true"}
+    assert c["environment"] and doc["frontier_measure_version"]
+
+
+def test_compare_json_of_version_1_still_validates():
+    v1 = {"schema": "frontier-measure/compare", "schema_version": 1, "frontier_measure_version": "0",
+          "commands": {"reference": "a", "candidate": "b"},
+          "options": {"rounds": 16, "warmup": 2, "threshold": None, "cost": "wall",
+                      "precision": 0.01, "max_time": 10.0, "timeout": 600.0, "shell": "/bin/sh",
+                      "seed": 0},
+          "summary": {"speedup": 1.0, "ci_low": 0.9, "ci_high": 1.1, "verdict": "indistinguishable",
+                      "confidence": 0.95},
+          "cost": "wall", "unit": "ns", "loops": 1, "rounds": [], "reference_median": 1.0,
+          "candidate_median": 1.0, "elapsed_s": 1.0, "warnings": [], "environment": {}}
+    jsonschema.validate(v1, schemas.load("compare"))
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({**v1, "schema_version": 2}, schemas.load("compare"))
 
 
 def test_schemas_ship_with_the_package_and_print():

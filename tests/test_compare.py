@@ -129,7 +129,7 @@ def test_cli_compare_prints_the_table(tmp_path):
     assert res.exit_code == 0, res.output
     assert "speedup (reference/candidate)" in res.output
     assert "verdict" in res.output and "faster" in res.output
-    assert json.loads(out.read_text())["summary"]["meets_threshold"] is True
+    assert json.loads(out.read_text())["comparisons"][0]["summary"]["meets_threshold"] is True
 
 
 def test_cli_errors_are_one_line_not_tracebacks():

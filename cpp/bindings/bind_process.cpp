@@ -33,6 +33,7 @@ void bind_process(py::module_& m) {
         .def_readwrite("max_output", &Spec::max_output)
         .def_readwrite("counters", &Spec::counters)
         .def_readwrite("keep_stdin_open", &Spec::keep_stdin_open)
+        .def_readwrite("inherit_output", &Spec::inherit_output)
         .def_readwrite("cgroups", &Spec::cgroups)
         .def_readwrite("kill_cgroup", &Spec::kill_cgroup)
         .def_readwrite("die_with_parent", &Spec::die_with_parent);

@@ -41,30 +41,56 @@ private:
     std::optional<fm::counters::Group> group_;
 };
 
+// The side's error for a run that failed: what ran, how it ended, the end of its stderr.
+fm::SideError run_failed(const std::string& side, const std::string& what_ran,
+                         const fm::process::Result& r, double timeout_s) {
+    std::string tail = r.stderr_data.size() > 400
+                           ? "..." + r.stderr_data.substr(r.stderr_data.size() - 400)
+                           : r.stderr_data;
+    while (!tail.empty() && (tail.back() == '\n' || tail.back() == ' ')) tail.pop_back();
+    std::string what = what_ran + " failed (" + r.describe() + ")";
+    if (r.timed_out) what = what_ran + " timed out after " + std::to_string(timeout_s) + " s";
+    if (!tail.empty()) what += "; stderr: " + tail;
+    return fm::SideError(side, what);
+}
+
 // A command: one fresh process per loop. Nothing of it outlives its batch
 // (the runner kills the process group), so there is nothing to suspend.
+// An optional `prepare` command runs before every run and `conclude` after
+// it, untimed: each run's cost is its own process's, from exec to exit, so
+// they add nothing to the batch.
 class CommandSide : public Side {
 public:
-    CommandSide(fm::process::Spec spec, std::string name) : spec_(std::move(spec)), name_(std::move(name)) {}
+    CommandSide(fm::process::Spec spec, std::string name,
+                std::optional<fm::process::Spec> prepare = std::nullopt,
+                std::optional<fm::process::Spec> conclude = std::nullopt)
+        : spec_(std::move(spec)), name_(std::move(name)), prepare_(std::move(prepare)),
+          conclude_(std::move(conclude)) {}
     Batch measure(uint64_t loops) override {
         Batch b;
         b.loops = loops;
         b.cpu_ns = 0;
         for (uint64_t i = 0; i < loops; ++i) {
             fm::process::Result r;
+            if (prepare_) {
+                {
+                    py::gil_scoped_release release;
+                    r = fm::process::run(*prepare_);
+                }
+                if (!r.ok()) throw run_failed(name_, "prepare command", r, prepare_->timeout_s);
+            }
             {
                 py::gil_scoped_release release;
                 r = fm::process::run(spec_);
             }
-            if (!r.ok()) {
-                std::string tail = r.stderr_data.size() > 400
-                                       ? "..." + r.stderr_data.substr(r.stderr_data.size() - 400)
-                                       : r.stderr_data;
-                while (!tail.empty() && (tail.back() == '\n' || tail.back() == ' ')) tail.pop_back();
-                std::string what = "command failed (" + r.describe() + ")";
-                if (r.timed_out) what = "command timed out after " + std::to_string(spec_.timeout_s) + " s";
-                if (!tail.empty()) what += "; stderr: " + tail;
-                throw fm::SideError(name_, what);
+            if (!r.ok()) throw run_failed(name_, "command", r, spec_.timeout_s);
+            if (conclude_) {
+                fm::process::Result c;
+                {
+                    py::gil_scoped_release release;
+                    c = fm::process::run(*conclude_);
+                }
+                if (!c.ok()) throw run_failed(name_, "conclude command", c, conclude_->timeout_s);
             }
             b.wall_ns += r.wall_ns;
             b.cpu_ns += r.user_ns + r.sys_ns;
@@ -87,6 +113,7 @@ public:
 private:
     fm::process::Spec spec_;
     std::string name_;
+    std::optional<fm::process::Spec> prepare_, conclude_;
     fm::process::Result last_;
 };
 
@@ -105,7 +132,10 @@ void bind_scheduler(py::module_& m) {
         .def(py::init<py::object, const std::vector<std::string>&>(), py::arg("fn"),
              py::arg("counters") = std::vector<std::string>{});
     py::class_<CommandSide, Side, std::shared_ptr<CommandSide>>(m, "CommandSide")
-        .def(py::init<fm::process::Spec, std::string>(), py::arg("spec"), py::arg("name"))
+        .def(py::init<fm::process::Spec, std::string, std::optional<fm::process::Spec>,
+                      std::optional<fm::process::Spec>>(),
+             py::arg("spec"), py::arg("name"), py::arg("prepare") = py::none(),
+             py::arg("conclude") = py::none())
         .def_property_readonly("last", &CommandSide::last);
 
     py::class_<Plan>(m, "Plan")

@@ -143,7 +143,9 @@ void set_limit(int resource, int64_t value, int fd) {
         child_fail(fd, kUid, errno);
     // cwd after the account switch: the child must be able to enter it as itself.
     if (p.cwd && chdir(p.cwd) != 0) child_fail(fd, kCwd, errno);
-    if (dup2(p.in_fd, 0) < 0 || dup2(p.out_fd, 1) < 0 || dup2(p.err_fd, 2) < 0)
+    // An output fd of -1 keeps the caller's own (Spec::inherit_output).
+    if (dup2(p.in_fd, 0) < 0 || (p.out_fd >= 0 && dup2(p.out_fd, 1) < 0) ||
+        (p.err_fd >= 0 && dup2(p.err_fd, 2) < 0))
         child_fail(fd, kStdio, errno);
     // Nothing else of the caller's leaks into the command.
     syscall(SYS_close_range, 3U, ~0U, 4U /* CLOSE_RANGE_CLOEXEC */);
@@ -233,6 +235,8 @@ Handle::Handle(const Spec& spec) : spec_(spec) {
     // Everything that can be refused is checked before the child exists: an
     // error after it has started would leave a process nobody owns.
     if (spec.argv.empty() || spec.argv[0].empty()) throw SpawnError("empty command");
+    if (spec.inherit_output && spec.keep_stdin_open)
+        throw MeasureError("inherit_output and keep_stdin_open exclude each other");
     for (const auto& name : spec.counters) counters::event_by_name(name);  // throws on a typo
     std::vector<std::string> args;
     std::string exe;
@@ -299,7 +303,9 @@ Handle::Handle(const Spec& spec) : spec_(spec) {
     Pipe out = make_pipe(O_CLOEXEC);
     Pipe fail = make_pipe(O_CLOEXEC);
     Fd err_ours, err_child;
-    if (spec.keep_stdin_open) {
+    if (spec.inherit_output) {
+        // Nothing to capture: the child keeps the caller's fds 1 and 2.
+    } else if (spec.keep_stdin_open) {
         // A long-lived worker's stderr goes to an anonymous file, so a chatty
         // child can never block on a full pipe that nobody reads.
         err_child.reset(static_cast<int>(syscall(SYS_memfd_create, "fm-stderr", MFD_CLOEXEC)));
@@ -312,8 +318,8 @@ Handle::Handle(const Spec& spec) : spec_(spec) {
         err_child = std::move(err.write);
     }
     plan.in_fd = in.read.get();
-    plan.out_fd = out.write.get();
-    plan.err_fd = err_child.get();
+    plan.out_fd = spec.inherit_output ? -1 : out.write.get();
+    plan.err_fd = spec.inherit_output ? -1 : err_child.get();
     plan.fail_fd = fail.write.get();
 
     if (spec.counters.empty()) {

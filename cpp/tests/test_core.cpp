@@ -233,6 +233,42 @@ TEST(both_ways_of_starting_give_the_same_result) {
     }
 }
 
+TEST(inherited_output_goes_to_the_callers_fds) {
+    // With inherit_output the child writes to our own fds 1 and 2 (here a
+    // file put in their place), nothing is captured, and stdin is still fed.
+    for (bool with_counters : {false, true}) {
+        char path[] = "/tmp/fm-core-test-output-XXXXXX";
+        const int file = mkstemp(path);
+        CHECK(file >= 0);
+        std::fflush(stdout);
+        const int saved_out = dup(1), saved_err = dup(2);
+        dup2(file, 1);
+        dup2(file, 2);
+        process::Spec s;
+        s.argv = {"sh", "-c", "read x; echo out \"$x\"; echo err >&2"};
+        s.stdin_data = "in\n";
+        s.inherit_output = true;
+        if (with_counters) s.counters = {"task-clock"};
+        auto r = process::run(s);
+        dup2(saved_out, 1);
+        dup2(saved_err, 2);
+        ::close(saved_out);
+        ::close(saved_err);
+        char buf[64] = {0};
+        const ssize_t n = pread(file, buf, sizeof(buf) - 1, 0);
+        ::close(file);
+        ::unlink(path);
+        CHECK(r.exit_code == 0);
+        CHECK(r.stdout_data.empty() && r.stderr_data.empty());
+        CHECK(n > 0 && std::string(buf) == "out in\nerr\n");
+    }
+    process::Spec both;
+    both.argv = {"true"};
+    both.inherit_output = true;
+    both.keep_stdin_open = true;
+    CHECK_THROWS(process::Handle h(both), MeasureError);
+}
+
 TEST(a_wait_can_be_bounded) {
     process::Spec s;
     s.argv = {"sleep", "30"};

@@ -88,6 +88,7 @@ class ProcessSpec:
     max_output: int
     counters: list[str]
     keep_stdin_open: bool
+    inherit_output: bool
     cgroups: list[str]
     kill_cgroup: str
     die_with_parent: bool
@@ -151,7 +152,8 @@ class CallableSide(Side):
     def __init__(self, fn: Callable[[], object], counters: list[str] = ...) -> None: ...
 
 class CommandSide(Side):
-    def __init__(self, spec: ProcessSpec, name: str) -> None: ...
+    def __init__(self, spec: ProcessSpec, name: str, prepare: ProcessSpec | None = None,
+                 conclude: ProcessSpec | None = None) -> None: ...
     @property
     def last(self) -> ProcessResult: ...
 

@@ -102,6 +102,8 @@ def main(ctx: click.Context, quiet: bool, color: bool | None) -> None:
       frontier-measure info                      what this machine can measure
       frontier-measure compare --ref 'CMD' --cand 'CMD'
                                                  time two commands against each other
+      frontier-measure compare REF CAND [CAND...] --save NAME
+      frontier-measure check NAME CAND           the saved reference against CAND, again
 
     \b
     Exit statuses: 0 yes (strict success, threshold met, valid); 1 no (not a
@@ -147,26 +149,128 @@ def _shell(ctx: click.Context, param: click.Parameter, value: str) -> str | None
 _POSITIVE = click.FloatRange(min=0, min_open=True)
 
 
+def _outputs(f: Any) -> Any:
+    """The files a comparison can be written to, shared by compare and check."""
+    for opt in reversed([
+        click.option("--json", "json_out", type=click.Path(dir_okay=False, path_type=Path),
+                     help="Write the commands, options and, per comparison, every round, the "
+                          "summary and the environment here (schema: frontier-measure schema "
+                          "compare)."),
+        click.option("--export-markdown", type=click.Path(dir_okay=False, path_type=Path),
+                     metavar="FILE", help="Write the summary table as Markdown: one row per "
+                                          "comparison (speedup, interval, verdict, rounds, medians)."),
+        click.option("--export-csv", type=click.Path(dir_okay=False, path_type=Path),
+                     metavar="FILE", help="Write the same summary as CSV (costs per run in the "
+                                          "cost's unit: ns for wall and cpu)."),
+        click.option("--show-output", is_flag=True,
+                     help="Let the commands (and --prepare, --setup, ...) write to this terminal "
+                          "instead of capturing and dropping their output. Timing is the same; "
+                          "printing to a terminal is part of what is timed."),
+    ]):
+        f = opt(f)
+    return f
+
+
+def _writable(path: Path | None, option: str) -> None:
+    if path is not None and not path.parent.is_dir():
+        raise click.BadParameter(f"directory {str(path.parent)!r} does not exist",
+                                 param_hint=option)
+
+
+def _write_outputs(doc: dict[str, Any], json_out: Path | None, markdown: Path | None,
+                   csv_out: Path | None) -> None:
+    from . import comparisons
+    from .results import write_json
+
+    if json_out:
+        write_json(doc, json_out)
+    if markdown:
+        markdown.write_text(comparisons.to_markdown(doc))
+    if csv_out:
+        csv_out.write_text(comparisons.to_csv(doc))
+    for path in (json_out, markdown, csv_out):
+        if path:
+            click.echo(f"wrote {path}")
+
+
+def _measure(jobs: list[Any], settings: Any) -> list[Any]:
+    """Run the comparisons with one progress line each."""
+    from . import comparisons
+
+    meters: list[tuple[Any, list[int]]] = []  # each comparison's meter, its rounds so far
+
+    def finish() -> None:
+        if meters:
+            meters[-1][0].done(f"{meters[-1][1][0]} rounds")
+
+    def progress(k: int, job: Any) -> Any:
+        finish()
+        m = meter("measuring" if len(jobs) == 1 else f"measuring {k + 1}/{len(jobs)}")
+        seen = [0]
+        meters.append((m, seen))
+
+        def count(done: int, total: int) -> None:
+            seen[0] = done
+            auto = settings.rounds == "auto"
+            m.count("round", done, total, budget_s=settings.max_time if auto else None,
+                    may_extend=auto and done < total)
+        return count
+
+    measured = comparisons.run(jobs, settings, progress)
+    finish()
+    return measured
+
+
+def _parameter(scan: tuple[str, str, str] | None, step: str | None,
+               listed: tuple[str, str] | None) -> Any:
+    from . import comparisons
+
+    if scan and listed:
+        raise click.UsageError("give --parameter-scan or --parameter-list, not both")
+    if step is not None and not scan:
+        raise click.BadParameter("only with --parameter-scan", param_hint="--parameter-step")
+    try:
+        if scan:
+            return comparisons.parameter(scan[0], comparisons.scan_values(scan[1], scan[2],
+                                                                          step or "1"))
+        if listed:
+            return comparisons.parameter(listed[0], comparisons.list_values(listed[1]))
+    except comparisons.PlanError as exc:
+        raise click.BadParameter(str(exc), param_hint="--parameter-scan" if scan
+                                 else "--parameter-list") from None
+    return None
+
+
+def _baseline_error(exc: Any) -> click.ClickException:
+    if exc.usage:
+        return click.UsageError(str(exc))
+    return Failure(str(exc))
+
+
 @main.command()
-@click.option("--ref", "reference", required=True, metavar="CMD",
-              help="Reference command (run through the shell; see --shell).")
-@click.option("--cand", "candidate", required=True, metavar="CMD", help="Candidate command.")
+@click.argument("commands", nargs=-1, metavar="[REF] CAND...")
+@click.option("--ref", "reference", default=None, metavar="CMD",
+              help="The reference command (else the first CMD argument). Commands run through "
+                   "the shell; see --shell.")
+@click.option("--cand", "candidate", default=None, metavar="CMD",
+              help="The candidate command, for one comparison (or give candidates as arguments).")
 @click.option("--rounds", default="auto", show_default=True, callback=_rounds,
-              help="Number of paired rounds (>= 2), or 'auto' to stop at --precision.")
+              help="Number of paired rounds (>= 2) per comparison, or 'auto' to stop at "
+                   "--precision.")
 @click.option("--warmup", default=2, show_default=True, type=click.IntRange(min=0),
               help="Untimed runs per side first.")
 @click.option("--threshold", type=_POSITIVE, default=None,
               help="Claim 'at least X times faster' only if the one-sided lower bound exceeds X; "
-                   "the exit status is 1 when it does not.")
+                   "the exit status is 1 when any comparison does not.")
 @click.option("--cost", type=click.Choice(["wall", "cpu", "instructions", "cycles"]),
               default="wall", show_default=True, help="What a run costs.")
 @click.option("--precision", default=0.01, show_default=True, type=_POSITIVE,
               help="With --rounds auto: stop once the interval half-width is below this (0.01 = 1%).")
 @click.option("--max-time", default=10.0, show_default=True, type=_POSITIVE,
-              help="With --rounds auto: time budget in s (the same as the Python API's). On a "
-                   "busy machine the budget, not --precision, usually ends a comparison.")
+              help="With --rounds auto: time budget in s per comparison (the same as the Python "
+                   "API's). On a busy machine the budget, not --precision, usually ends one.")
 @click.option("--timeout", default=600.0, show_default=True, type=_POSITIVE,
-              help="Per-run timeout in s.")
+              help="Per-run timeout in s (also for --prepare, --setup, ...).")
 @click.option("--shell", "shell", default="/bin/sh", show_default=True, callback=_shell,
               is_flag=False, flag_value="/bin/sh", metavar="SHELL",
               help="Run each CMD as SHELL -c CMD (pipes, redirections and quotes work as typed); "
@@ -174,64 +278,177 @@ _POSITIVE = click.FloatRange(min=0, min_open=True)
                    "is part of both sides' cost, so prefer 'none' for very short commands.")
 @click.option("-N", "no_shell", is_flag=True, help="The same as --shell=none.")
 @click.option("--seed", default=0, show_default=True, help="Seed of the AB/BA round order.")
-@click.option("--json", "json_out", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write the commands, options, every round, the summary and the environment "
-                   "here (schema: frontier_measure/schemas/compare.schema.json).")
-def compare(reference: str, candidate: str, rounds: str | int, warmup: int, threshold: float | None,
-            cost: str, precision: float, max_time: float, timeout: float, shell: str | None,
-            no_shell: bool, seed: int, json_out: Path | None) -> None:
-    """Time CAND against REF in paired, interleaved rounds.
+@click.option("--prepare", metavar="CMD",
+              help="Run before every timed run of either side, untimed (e.g. to drop caches or "
+                   "reset a file). Its failure ends the comparison.")
+@click.option("--conclude", metavar="CMD", help="Run after every timed run, untimed.")
+@click.option("--setup", metavar="CMD",
+              help="Run once before each comparison, untimed (e.g. build both versions).")
+@click.option("--cleanup", metavar="CMD",
+              help="Run once after each comparison, untimed (also when it failed).")
+@click.option("--parameter-scan", nargs=3, default=None, metavar="NAME MIN MAX",
+              help="One comparison per value MIN, MIN+D, ... <= MAX (D: --parameter-step, 1 by "
+                   "default); {NAME} in the commands (and hooks) is replaced by the value, the "
+                   "reference and the candidate at the same value.")
+@click.option("--parameter-step", metavar="D", default=None, help="The step of --parameter-scan.")
+@click.option("--parameter-list", nargs=2, default=None, metavar="NAME VALUES",
+              help="Like --parameter-scan, over comma-separated VALUES (e.g. 'n 10,100,1000').")
+@_outputs
+@click.option("--save", metavar="NAME",
+              help="Also save this comparison as baseline NAME (its commands, options and "
+                   "rounds), to check candidates against later: frontier-measure check NAME CMD.")
+@click.option("--baselines", type=click.Path(file_okay=False, path_type=Path), default=None,
+              metavar="DIR", help="Where baselines are saved [default: .frontier-measure/baselines].")
+def compare(commands: tuple[str, ...], reference: str | None, candidate: str | None,
+            rounds: str | int, warmup: int, threshold: float | None, cost: str, precision: float,
+            max_time: float, timeout: float, shell: str | None, no_shell: bool, seed: int,
+            prepare: str | None, conclude: str | None, setup: str | None, cleanup: str | None,
+            parameter_scan: tuple[str, str, str] | None, parameter_step: str | None,
+            parameter_list: tuple[str, str] | None, json_out: Path | None,
+            export_markdown: Path | None, export_csv: Path | None, show_output: bool,
+            save: str | None, baselines: Path | None) -> None:
+    """Time each candidate against the reference in paired, interleaved rounds.
 
-    Both commands run the same number of times per round, in balanced order
-    (AB BA BA AB ...). The speedup is exp(median of ln(ref/cand)) with an exact
-    sign-test interval; the verdict is 'faster', 'slower' or 'indistinguishable'.
-    Exit status 1 when --threshold is given and not met.
+    The first command is the reference, every other one a candidate; each
+    candidate is measured against the reference in a comparison of its own
+    (one row each). Within a comparison both commands run the same number of
+    times per round, in balanced order (AB BA BA AB ...); the speedup is
+    reference cost / candidate cost, with a confidence interval over blocks
+    of rounds, and the verdict is 'faster', 'slower', 'indistinguishable' or
+    'insufficient' (too few rounds for a claim). Exit status 1 when
+    --threshold is given and any comparison does not meet it.
 
     \b
-    Example:
-      frontier-measure compare --ref 'python3 -c "sum(range(10**7))"' \\
-                               --cand 'python3 -c "sum(range(10**6))"' --threshold 2
+    Examples:
+      frontier-measure compare --ref './old in.txt' --cand './new in.txt' --threshold 1.2
+      frontier-measure compare 'gzip -kc big' 'zstd -c big' 'lz4 -c big'
+      frontier-measure compare './sort-old {n}' './sort-new {n}' --parameter-list n 1e3,1e6
+      frontier-measure compare --prepare 'sync' './old' './new' --export-markdown table.md
+      frontier-measure compare './old' './new' --save main     # then: check main './newer'
     """
-    from .perf import compare as run_compare
-    from .perf import comparison_document
+    from . import baselines as saved
+    from . import comparisons
 
     if no_shell:
         shell = None
+    if candidate is not None and commands and reference is None:
+        raise click.UsageError("give candidates either with --cand or as arguments, not both")
+    ref = reference if reference is not None else (commands[0] if commands else None)
+    cands = list(commands if reference is not None else commands[1:])
+    if candidate is not None:
+        cands.append(candidate)
+    if ref is None or not cands:
+        raise click.UsageError("give a reference and at least one candidate: compare REF CAND "
+                               "[CAND...], or --ref REF --cand CAND")
+    param = _parameter(parameter_scan, parameter_step, parameter_list)
+    try:
+        jobs = comparisons.plan(ref, cands, param, (prepare, conclude, setup, cleanup))
+    except comparisons.PlanError as exc:
+        raise click.UsageError(str(exc)) from None
+    for path, option in ((json_out, "--json"), (export_markdown, "--export-markdown"),
+                         (export_csv, "--export-csv")):
+        _writable(path, option)
+    if save is not None:
+        try:
+            saved.check_name(save)
+        except saved.BaselineError as exc:
+            raise click.BadParameter(str(exc), param_hint="--save") from None
+    settings = comparisons.Settings(
+        rounds=rounds, warmup=warmup, threshold=threshold, cost=cost, precision=precision,
+        max_time=max_time, timeout=timeout, shell=shell, seed=seed, show_output=show_output,
+        prepare=prepare, conclude=conclude, setup=setup, cleanup=cleanup, parameter=param)
 
-    def side(cmd: str) -> str | list[str]:
-        # /bin/sh is the core's own shell mode; another shell is run as SHELL -c CMD.
-        return cmd if shell in (None, "/bin/sh") else [shell, "-c", cmd]
-
-    m = meter("measuring")
-
-    def progress(done: int, total: int) -> None:
-        m.count("round", done, total, budget_s=max_time if rounds == "auto" else None,
-                may_extend=rounds == "auto" and done < total)
-
-    result = run_compare(
-        side(reference), side(candidate),
-        rounds=rounds,  # type: ignore[arg-type]
-        warmup=warmup, threshold=threshold, cost=cost,  # type: ignore[arg-type]
-        precision=precision, max_time=max_time, timeout=timeout, shell=shell == "/bin/sh",
-        seed=seed, progress=progress,
-    )
-    m.done(f"{len(result.rounds)} rounds")
-    text = display.comparison(result)
-    verdict = result.summary.verdict
-    click.echo(_colour_lines(text, {verdict: verdict == "faster" if verdict != "indistinguishable"
-                                    else None}))
-    if json_out:
-        options = {"rounds": rounds, "warmup": warmup, "threshold": threshold, "cost": cost,
-                   "precision": precision, "max_time": max_time, "timeout": timeout,
-                   "shell": shell or "none", "seed": seed}
-        doc = comparison_document(result, {"reference": reference, "candidate": candidate},
-                                  options)
-        json_out.write_text(json.dumps(doc, indent=2))
-        click.echo(f"\nwrote {json_out}")
-    if threshold is not None and not result.summary.meets_threshold:
-        click.echo(styled(f"threshold not met: the one-sided lower bound is not above "
+    measured = _measure(jobs, settings)
+    doc = comparisons.document(measured, ref, cands, settings)
+    if len(measured) == 1 and param is None:
+        verdict = measured[0].result.summary.verdict
+        click.echo(_colour_lines(display.comparison(measured[0].result),
+                                 {verdict: verdict == "faster" if verdict != "indistinguishable"
+                                  else None}))
+    else:
+        click.echo(display.comparison_rows(doc))
+    click.echo("")
+    _write_outputs(doc, json_out, export_markdown, export_csv)
+    if save is not None:
+        click.echo(f"saved baseline '{save}': {saved.save(doc, save, baselines)}")
+    missed = comparisons.failed_threshold(doc)
+    if missed:
+        which = "" if len(doc["comparisons"]) == 1 else \
+            f" by {len(missed)} of {len(doc['comparisons'])} comparisons"
+        click.echo(styled(f"threshold not met{which}: the one-sided lower bound is not above "
                           f"{threshold:g}x", False), err=True)
         raise SystemExit(EXIT_FAILED)
+
+
+@main.command()
+@click.argument("name")
+@click.argument("candidates", nargs=-1, required=True, metavar="CMD...")
+@click.option("--max-slowdown", type=click.FloatRange(min=1.0), default=1.05, show_default=True,
+              help="Pass only when the data show each candidate at most this many times slower "
+                   "than the saved reference command: the one-sided lower bound of "
+                   "reference/candidate must exceed 1/X (1.05: at most 5% slower).")
+@click.option("--baselines", type=click.Path(file_okay=False, path_type=Path), default=None,
+              metavar="DIR", help="Where baselines are saved [default: .frontier-measure/baselines].")
+@_outputs
+def check(name: str, candidates: tuple[str, ...], max_slowdown: float, baselines: Path | None,
+          json_out: Path | None, export_markdown: Path | None, export_csv: Path | None,
+          show_output: bool) -> None:
+    """Check CMD against the reference command saved as baseline NAME.
+
+    The saved reference command is run again, interleaved with CMD in fresh
+    paired rounds, with the saved options (shell, cost, rounds, --prepare and
+    the others) and at each saved value of the parameter (for a saved
+    parameter P, {P} in CMD is replaced too). Saved timings are never compared with new ones: they come
+    from another time. Exit status 1 when a comparison cannot show the
+    candidate at most --max-slowdown times slower (a noisy or too short
+    measurement fails too); 2 when there is no such baseline.
+
+    \b
+    Example:
+      frontier-measure compare './app-v1 in' './app-v2 in' --save v1
+      frontier-measure check v1 './app-v3 in' --max-slowdown 1.1
+    """
+    from . import baselines as saved
+    from . import comparisons
+
+    try:
+        doc = saved.load(name, baselines)
+    except saved.BaselineError as exc:
+        raise _baseline_error(exc) from None
+    settings = saved.settings(doc)
+    settings.show_output = show_output
+    reference = doc["commands"]["reference"]
+    try:
+        jobs = comparisons.plan(reference, list(candidates), settings.parameter,
+                                (settings.prepare, settings.conclude, settings.setup,
+                                 settings.cleanup))
+    except comparisons.PlanError as exc:
+        raise click.UsageError(str(exc)) from None
+    for path, option in ((json_out, "--json"), (export_markdown, "--export-markdown"),
+                         (export_csv, "--export-csv")):
+        _writable(path, option)
+
+    measured = _measure(jobs, settings)
+    before = saved.saved_speedups(doc)
+    for m in measured:
+        m.check = {**comparisons.verdict_of_check(m.result, max_slowdown),
+                   "saved_speedup": before.get(m.job.value)}
+    out = comparisons.document(measured, reference, list(candidates), settings,
+                               baseline={"name": name, "file": str(saved.path_of(name, baselines)),
+                                         "max_slowdown": max_slowdown})
+    click.echo(f"baseline '{name}'")
+    click.echo(display.comparison_rows(out))
+    click.echo("")
+    _write_outputs(out, json_out, export_markdown, export_csv)
+    failed = [c for c in out["comparisons"] if not c["check"]["passed"]]
+    if failed:
+        click.echo(styled(f"check failed: {len(failed)} of {len(out['comparisons'])} comparisons "
+                          f"do not show the candidate at most {max_slowdown:g}x slower than the "
+                          "reference", False), err=True)
+        raise SystemExit(EXIT_FAILED)
+    click.echo(styled(f"check passed: at most {max_slowdown:g}x slower than the reference "
+                      f"({len(out['comparisons'])} comparison"
+                      f"{'s' if len(out['comparisons']) != 1 else ''})", True))
 
 
 def _colour_lines(text: str, words: dict[str, bool | None]) -> str:

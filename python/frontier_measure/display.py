@@ -131,3 +131,46 @@ def _yes(b: object) -> str:
 
 def _why(reason: object) -> str:
     return f" ({reason})" if reason else ""
+
+
+def comparison_rows(doc: dict[str, Any], width: int = 40) -> str:
+    """Several comparisons of one compare document: one row each (the
+    reference is named once above the table), then their warnings."""
+    comps = doc["comparisons"]
+    param = doc["options"].get("parameter")
+    threshold = doc["options"].get("threshold")
+    checking = any(c.get("check") for c in comps)
+    conf = comps[0]["summary"]["confidence"] if comps else 0.95
+    cost = comps[0]["cost"] if comps else "wall"
+    headers = ["candidate", *([f"{{{param['name']}}}"] if param else []), "speedup",
+               f"{conf:.0%} interval", "verdict", *([f"at least {threshold:g}x"] if threshold else []),
+               *(["check"] if checking else []), "rounds", "reference", "candidate"]
+    rows = []
+    for c in comps:
+        s = c["summary"]
+        check = c.get("check")
+        rows.append([
+            _cut(c["commands"]["candidate"], width),
+            *([c["parameter"]["value"]] if param else []),
+            ratio(s["speedup"]), f"{ratio(s['ci_low'])} .. {ratio(s['ci_high'])}", s["verdict"],
+            *(["yes" if s["meets_threshold"] else "no"] if threshold else []),
+            *([("passed" if check["passed"] else "FAILED") if check else ""] if checking else []),
+            s["rounds"], human(c["reference_median"], c["unit"]),
+            human(c["candidate_median"], c["unit"])])
+    align = "l" + ("r" if param else "") + "rrl" + ("l" if threshold else "") + \
+        ("l" if checking else "") + "rrr"
+    lines = [f"reference: {doc['commands']['reference']}",
+             f"speedup = reference/candidate, median {cost} per run in the last two columns", "",
+             table(headers, rows, align)]
+    warned = [(c, w) for c in comps for w in c["warnings"]]
+    if comps:
+        lines += ["", measured_on(comps[-1]["environment"])]
+    if warned:
+        lines += [""] + [f"warning ({_cut(c['commands']['candidate'], width)}"
+                         + (f", {{{param['name']}}}={c['parameter']['value']}" if param else "")
+                         + f"): {w}" for c, w in warned]
+    return "\n".join(lines)
+
+
+def _cut(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 3] + "..."

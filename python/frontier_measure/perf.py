@@ -103,25 +103,7 @@ class Comparison:
         }
 
 
-COMPARE_SCHEMA = "frontier-measure/compare"
-COMPARE_SCHEMA_VERSION = 1
-
-
-def comparison_document(result: Comparison, commands: dict[str, Any],
-                        options: dict[str, Any]) -> dict[str, Any]:
-    """What `compare --json` writes: the schema and its version, the version of
-    frontier-measure, the commands as given and every option, then the
-    comparison (rounds, summary, environment). Its JSON Schema ships with the
-    package: frontier_measure/schemas/compare.schema.json."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        ours = version("frontier-measure")
-    except PackageNotFoundError:  # pragma: no cover - running from a source tree
-        ours = "unknown"
-    return {"schema": COMPARE_SCHEMA, "schema_version": COMPARE_SCHEMA_VERSION,
-            "frontier_measure_version": ours, "commands": dict(commands),
-            "options": dict(options), **result.to_dict()}
+Command = str | Sequence[str]
 
 
 def make_side(
@@ -134,12 +116,44 @@ def make_side(
     cwd: str | None = None,
     env: dict[str, str] | None = None,
     cpus: Sequence[int] = (),
+    show_output: bool = False,
+    prepare: Command | None = None,
+    conclude: Command | None = None,
 ) -> _core.Side:
-    """Turn a callable, a command string/argv, or a ready Side into a Side."""
+    """Turn a callable, a command string/argv, or a ready Side into a Side.
+
+    For commands: `show_output` lets them write to this process's own stdout
+    and stderr instead of having their output captured and dropped;
+    `prepare` runs before and `conclude` after every timed run, untimed
+    (the same shell, timeout and output as the command)."""
     if isinstance(spec, _core.Side):
         return spec
     if callable(spec):
+        if prepare is not None or conclude is not None or show_output:
+            raise ValueError(f"{name}: prepare, conclude and show_output apply to commands, "
+                             "not to callables")
         return _core.CallableSide(spec, list(counters))
+    p = _process_spec(spec, name=name, counters=counters, shell=shell, timeout=timeout, cwd=cwd,
+                      env=env, cpus=cpus, show_output=show_output)
+    hooks = [None if c is None else _process_spec(c, name=f"{name}: {what} command", shell=shell,
+                                                   timeout=timeout, cwd=cwd, env=env, cpus=cpus,
+                                                   show_output=show_output)
+             for what, c in (("prepare", prepare), ("conclude", conclude))]
+    return _core.CommandSide(p, name, hooks[0], hooks[1])
+
+
+def _process_spec(
+    spec: object,
+    *,
+    name: str,
+    counters: Sequence[str] = (),
+    shell: bool = False,
+    timeout: float | None = None,
+    cwd: str | None = None,
+    env: dict[str, str] | None = None,
+    cpus: Sequence[int] = (),
+    show_output: bool = False,
+) -> _core.ProcessSpec:
     if isinstance(spec, str):
         if not spec.strip():
             raise _core.SpawnError(f"{name}: empty command")
@@ -160,12 +174,13 @@ def make_side(
         p.env = dict(env)
     if cpus:
         p.cpus = list(cpus)
+    p.inherit_output = show_output
     # Fail early, naming the side, if the command cannot even be found (through
     # a shell: when its first word is plainly a program name).
     program = argv[0] if not shell else _first_program(spec if isinstance(spec, str) else "")
     if program and _core.which(program, _path(env)) == "":
         raise _core.SpawnError(f"{name}: command not found: '{program}'")
-    return _core.CommandSide(p, name)
+    return p
 
 
 _SHELL_WORDS = frozenset([
@@ -432,6 +447,9 @@ def compare(
     counters: Sequence[str] | None = None,
     shell: bool = False,
     timeout: float | None = None,
+    show_output: bool = False,
+    prepare: Command | None = None,
+    conclude: Command | None = None,
     progress: Progress | None = None,
 ) -> Comparison:
     """Time `candidate` against `reference` in paired, interleaved rounds.
@@ -445,6 +463,11 @@ def compare(
     within `max_rounds` and `max_time` seconds. A fixed number of rounds is
     split into as many blocks as allow a claim (at least stats.MIN_BLOCKS).
 
+    Commands only: `show_output=True` lets them write to this process's
+    stdout and stderr (by default their output is captured and dropped);
+    `prepare` runs before every timed run and `conclude` after it, untimed
+    (a command, with the same shell and timeout), e.g. to drop caches.
+
     Counters (`counters=["task-clock", ...]`) are attached only when asked:
     a command with counters is started the slower way (fork and hold before
     exec, see cpp/include/fm/process.hpp), which adds launch cost to both sides.
@@ -456,8 +479,11 @@ def compare(
     # A counter cost is always attached, first, so it leads the perf group.
     needed = [cost] if cost in ("instructions", "cycles") else []
     attached = list(dict.fromkeys([*needed, *(counters or [])]))
-    ref = make_side(reference, name="reference", counters=attached, shell=shell, timeout=timeout)
-    cand = make_side(candidate, name="candidate", counters=attached, shell=shell, timeout=timeout)
+    hooks: dict[str, Any] = {"show_output": show_output, "prepare": prepare, "conclude": conclude}
+    ref = make_side(reference, name="reference", counters=attached, shell=shell, timeout=timeout,
+                    **hooks)
+    cand = make_side(candidate, name="candidate", counters=attached, shell=shell, timeout=timeout,
+                     **hooks)
 
     if rounds == "auto":
         ppb = max(1, pairs_per_block)

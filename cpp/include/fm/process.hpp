@@ -48,6 +48,10 @@ struct Spec {
     size_t max_output = 16u << 20;      // per stream; the rest is discarded
     std::vector<std::string> counters;  // perf events to attach
     bool keep_stdin_open = false;       // for Handle: caller talks on stdin/stdout
+    // The child writes to the caller's own stdout and stderr (a terminal, a
+    // log): nothing is captured, so Result's stdout/stderr stay empty. Not
+    // with keep_stdin_open, whose caller reads the child's stdout.
+    bool inherit_output = false;
     // cgroup.procs files the child joins before anything else (as the caller,
     // i.e. before the account switch), so every process it starts is
     // accounted, frozen and killed with it whatever group or session it moves to.

@@ -1,7 +1,8 @@
 """JSON Schemas of the files frontier-measure writes, shipped with the package:
 
     result.schema.json    result.json of `eval` (results.py, schema_version 1-3)
-    compare.schema.json   the file `compare --json` writes (perf.comparison_document)
+    compare.schema.json   the file `compare --json` writes and baselines hold
+                          (comparisons.document; schema_version 1 and 2)
 
 `frontier-measure schema NAME` prints one; `load(NAME)` returns it as a dict.
 """
