@@ -7,7 +7,7 @@
 
 import re
 from bisect import bisect_right
-from itertools import accumulate
+from itertools import accumulate, chain
 
 __all__ = ['TextWrapper', 'wrap', 'fill', 'dedent', 'indent', 'shorten']
 
@@ -15,6 +15,10 @@ __all__ = ['TextWrapper', 'wrap', 'fill', 'dedent', 'indent', 'shorten']
 # whitespace characters.  The main reason for doing this is that
 # some Unicode spaces (like \u00a0) are non-breaking whitespaces.
 _whitespace = '\t\n\x0b\x0c\r '
+
+# The whitespace-delimited words that hold a hyphen.
+_hyphenated_words = re.compile(r'(?<![^%s])[^%s-]*-[^%s]*'
+                               % ((re.escape(_whitespace),) * 3)).findall
 
 class TextWrapper:
     """
@@ -152,7 +156,14 @@ class TextWrapper:
         if self.expand_tabs:
             text = text.expandtabs(self.tabsize)
         if self.replace_whitespace:
-            text = text.translate(self.unicode_whitespace_trans)
+            trans = self.unicode_whitespace_trans
+            if isinstance(text, str) and trans == _DEFAULT_WHITESPACE_TRANS:
+                # str.replace scans with memchr; translate with a dict looks
+                # every character up (slowly once the text is not ASCII).
+                for c in '\t\n\x0b\x0c\r':
+                    text = text.replace(c, ' ')
+            else:
+                text = text.translate(trans)
         return text
 
 
@@ -179,14 +190,12 @@ class TextWrapper:
             # and last items can be empty.
             parts = self.wordsep_simple_re.split(text)
             if '-' in text:
+                # Each distinct hyphenated word is split once per call; every
+                # other item stands for itself (a 1-tuple from zip).
                 split_word = self.wordsep_re.split
-                chunks = []
-                prev = 0
-                for i in [i for i, part in enumerate(parts) if '-' in part]:
-                    chunks += parts[prev:i]
-                    chunks += [c for c in split_word(parts[i]) if c]
-                    prev = i + 1
-                chunks += parts[prev:]
+                pieces = {word: [c for c in split_word(word) if c]
+                          for word in set(_hyphenated_words(text))}
+                chunks = list(chain.from_iterable(map(pieces.get, parts, zip(parts))))
             else:
                 chunks = parts
             if chunks and not chunks[-1]:
@@ -449,6 +458,9 @@ class TextWrapper:
         containing the entire wrapped paragraph.
         """
         return "\n".join(self.wrap(text))
+
+
+_DEFAULT_WHITESPACE_TRANS = dict(TextWrapper.unicode_whitespace_trans)
 
 
 # -- Convenience interface ---------------------------------------------
