@@ -13,17 +13,19 @@ in one run:
   share               harness / the candidate's raw cost per call
   evaluator           the speedup frontier-measure reports (oracle vs reference)
   direct              the same calls on the same inputs timed directly, outside
-                      the harness (bench/_direct.py: fresh processes with the
-                      workers' interpreter, alternating sides, GC on as in the
-                      workers)
+                      the harness (bench/_direct.py: pairs of fresh processes
+                      with the workers' interpreter and one hash seed per pair,
+                      the geometric mean of the pairs' ratios and their IQR, GC
+                      on as in the workers)
   difference          evaluator / direct - 1; target within +-5%
 
-Usage: python bench/harness_overhead.py [--tasks module/dedupe,...] [--repeats 5]
+Usage: python bench/harness_overhead.py [--tasks module/dedupe,...] [--repeats 11]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import subprocess
 import tempfile
@@ -41,8 +43,13 @@ ROOT = Path(__file__).resolve().parents[1]
 HERE = Path(__file__).resolve().parent
 
 
-def direct(task, runner, t, loops: int, repeats: int) -> tuple[float, float]:
-    """(reference, candidate) cost per call timed directly, in ns."""
+def direct(task, runner, t, loops: int, repeats: int) -> tuple[float, float, float]:
+    """The speedup timed directly, and the interquartile range of its pairs: `repeats`
+    back-to-back pairs of fresh processes, each pair's two processes with the same
+    PYTHONHASHSEED (a different one per pair), the geometric mean of the pairs' ratios.
+    The hash seed is a per-process random effect: on module/csvstats single processes of
+    the same code differed by up to 70% with random seeds and by 15% with one fixed seed;
+    a pair shares it, and a ratio within a pair cancels the slow drift of a shared machine."""
     python, sitedirs = worker_python(is_root())
     calls = [t.payload(10**9 + s) for s in range(loops)]
     with tempfile.NamedTemporaryFile(suffix=".msgpack") as f:
@@ -50,20 +57,25 @@ def direct(task, runner, t, loops: int, repeats: int) -> tuple[float, float]:
         f.flush()
         boot = (f"import site, sys\nfor d in {sitedirs!r}: site.addsitedir(d)\n"
                 f"sys.argv = sys.argv[1:]\nexec(open({str(HERE / '_direct.py')!r}).read())\n")
-        out: dict[str, list[float]] = {"reference": [], "candidate": []}
-        for _ in range(repeats):
-            for side, d in (("reference", task.reference_dir), ("candidate", task.oracle_dir)):
+        ratios = []
+        for i in range(repeats):
+            # Alternate which side goes first, so neither always follows the other.
+            order = [("reference", task.reference_dir), ("candidate", task.oracle_dir)]
+            cost = {}
+            for side, d in order if i % 2 == 0 else order[::-1]:
                 r = subprocess.run([python, "-I", "-c", boot, "_direct.py", str(d), task.entry,
                                     f.name, str(loops), "7"], capture_output=True, text=True,
-                                   check=True)
-                out[side].append(float(r.stdout))
-    return statistics.median(out["reference"]), statistics.median(out["candidate"])
+                                   check=True, env={**os.environ, "PYTHONHASHSEED": str(i + 1)})
+                cost[side] = float(r.stdout)
+            ratios.append(cost["reference"] / cost["candidate"])
+    q1, _, q3 = statistics.quantiles(ratios, n=4)
+    return statistics.geometric_mean(ratios), q1, q3
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--tasks", default="", help="comma-separated scale/name (default: all)")
-    ap.add_argument("--repeats", type=int, default=5, help="direct runs per side")
+    ap.add_argument("--repeats", type=int, default=11, help="pairs of direct runs")
     args = ap.parse_args()
     dirs = [ROOT / "tasks" / t for t in args.tasks.split(",")] if args.tasks else [
         p for p in find_tasks(ROOT / "tasks") if p.parent.name in ("module", "package")]
@@ -76,17 +88,17 @@ def main() -> None:
         inputs = {t.id: t for t in runner.timing_inputs(task)}
         for timing in timings:
             row = timing.to_dict()
-            ref, cand = direct(task, runner, inputs[timing.id], max(1, timing.loops), args.repeats)
-            truth = ref / cand
+            truth, q1, q3 = direct(task, runner, inputs[timing.id], max(1, timing.loops),
+                                   args.repeats)
             h = row["harness_ns_per_call"]
             rows.append([f"{task.scale}/{d.name}", timing.id, f"{h / 1e3:.1f} us",
                          f"{h * timing.loops / 1e6:.2f} ms", f"{row['harness_share']:.0%}",
                          f"{row['speedup']:.3f}x [{row['ci_low']:.2f}, {row['ci_high']:.2f}]",
-                         f"{truth:.3f}x", f"{row['speedup'] / truth - 1:+.1%}"])
+                         f"{truth:.3f}x [{q1:.2f}, {q3:.2f}]", f"{row['speedup'] / truth - 1:+.1%}"])
         print(f"{d.name}: {time.perf_counter() - started:.0f} s", flush=True)
     show("measurement path cost, and the evaluator's speedup next to direct timing",
          ["task", "timing input", "harness/call", "harness/batch", "share", "evaluator [95% CI]",
-          "direct", "difference"], rows)
+          "direct [pairs' IQR]", "difference"], rows)
 
 
 if __name__ == "__main__":
