@@ -70,28 +70,20 @@ public:
         Batch b;
         b.loops = loops;
         b.cpu_ns = 0;
-        for (uint64_t i = 0; i < loops; ++i) {
-            fm::process::Result r;
-            if (prepare_) {
-                {
-                    py::gil_scoped_release release;
-                    r = fm::process::run(*prepare_);
-                }
-                if (!r.ok()) throw run_failed(name_, "prepare command", r, prepare_->timeout_s);
-            }
+        // One run of a spec, the GIL released while it runs; a failure is the side's error.
+        auto run = [this](const fm::process::Spec& spec, const char* what) {
+            fm::process::Result res;
             {
                 py::gil_scoped_release release;
-                r = fm::process::run(spec_);
+                res = fm::process::run(spec);
             }
-            if (!r.ok()) throw run_failed(name_, "command", r, spec_.timeout_s);
-            if (conclude_) {
-                fm::process::Result c;
-                {
-                    py::gil_scoped_release release;
-                    c = fm::process::run(*conclude_);
-                }
-                if (!c.ok()) throw run_failed(name_, "conclude command", c, conclude_->timeout_s);
-            }
+            if (!res.ok()) throw run_failed(name_, what, res, spec.timeout_s);
+            return res;
+        };
+        for (uint64_t i = 0; i < loops; ++i) {
+            if (prepare_) run(*prepare_, "prepare command");
+            fm::process::Result r = run(spec_, "command");
+            if (conclude_) run(*conclude_, "conclude command");
             b.wall_ns += r.wall_ns;
             b.cpu_ns += r.user_ns + r.sys_ns;
             if (b.counters.empty()) {
