@@ -217,18 +217,22 @@ def run(jobs: Sequence[Job], settings: Settings,
     def hook(command: str | None, job: Job) -> str | None:
         return None if command is None else substitute(command, param, job.value)
 
+    def around(job: Job) -> tuple[str | list[str] | None, str | list[str] | None]:
+        """The job's prepare and conclude commands, as the sides run them."""
+        prepare, conclude = hook(settings.prepare, job), hook(settings.conclude, job)
+        return (None if prepare is None else settings.argv(prepare),
+                None if conclude is None else settings.argv(conclude))
+
     if settings.setup is None:
         for job in jobs:
+            prepare, conclude = around(job)
             for side, command in (("reference", job.reference), ("candidate", job.candidate)):
-                prepare, conclude = hook(settings.prepare, job), hook(settings.conclude, job)
                 make_side(settings.argv(command), name=side, shell=settings.shell == "/bin/sh",
-                          prepare=None if prepare is None else settings.argv(prepare),
-                          conclude=None if conclude is None else settings.argv(conclude))
+                          prepare=prepare, conclude=conclude)
     out: list[Measured] = []
     for k, job in enumerate(jobs):
-
         setup, cleanup = hook(settings.setup, job), hook(settings.cleanup, job)
-        prepare, conclude = hook(settings.prepare, job), hook(settings.conclude, job)
+        prepare, conclude = around(job)
         if setup:
             run_untimed("setup", setup, settings)
         try:
@@ -239,9 +243,7 @@ def run(jobs: Sequence[Job], settings: Settings,
                 cost=settings.cost,  # type: ignore[arg-type]
                 precision=settings.precision, max_time=settings.max_time,
                 timeout=settings.timeout, shell=settings.shell == "/bin/sh", seed=settings.seed,
-                show_output=settings.show_output,
-                prepare=None if prepare is None else settings.argv(prepare),
-                conclude=None if conclude is None else settings.argv(conclude),
+                show_output=settings.show_output, prepare=prepare, conclude=conclude,
                 progress=None if progress is None else progress(k, job))
         except BaseException:
             if cleanup:
