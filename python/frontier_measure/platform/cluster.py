@@ -52,6 +52,7 @@ import tarfile
 import tempfile
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -194,11 +195,18 @@ def evaluation_stage(task_path: str, candidate: bytes, isolation: str | None) ->
     yield _evaluate(task_path, candidate, isolation)
 
 
-def _evaluate(task_path: str, candidate: bytes, isolation: str | None) -> dict[str, Any]:
+def _check_seals(out: Path) -> None:
+    """Every result under `out` is checked against its seal before it leaves the node."""
     import json
 
     from ..results import verify
 
+    for res in sorted(out.glob("*/result.json")):
+        if (why := verify(json.loads(res.read_text()))) is not None:
+            raise RuntimeError(f"{res.name}: {why}")
+
+
+def _evaluate(task_path: str, candidate: bytes, isolation: str | None) -> dict[str, Any]:
     task = tasks_mod.load(task_path)
     root = scratch_root() / f"eval-{uuid.uuid4().hex[:12]}"
     root.mkdir(parents=True)
@@ -207,10 +215,7 @@ def _evaluate(task_path: str, candidate: bytes, isolation: str | None) -> dict[s
         t0 = time.perf_counter()
         gate = run_gate(task, judged, root / "evaluation", isolation=isolation)
         gate_s = time.perf_counter() - t0
-        # The seal is this node's: checked here, renewed by the head.
-        for res in sorted((root / "evaluation").glob("*/result.json")):
-            if (why := verify(json.loads(res.read_text()))) is not None:
-                raise RuntimeError(f"{res.name}: {why}")
+        _check_seals(root / "evaluation")  # this node's seals; the head renews them
         return {"gate": gate.to_dict(), "gate_s": gate_s,
                 "evaluation": pack(root / "evaluation") if (root / "evaluation").is_dir()
                 else None}
@@ -437,11 +442,14 @@ class ClusterRunner(Runner):
         return dict(res["gate"]), float(res["gate_s"])
 
 
-def _move_in(archive: bytes, adir: Path) -> None:
-    """The agent stage's artefacts into the attempt directory: unpacked aside,
-    then each top-level entry renamed into place."""
-    staged = unpack(archive, adir / ".from-node")
+def _move_in(archive: bytes, adir: Path, before: Callable[[Path], None] | None = None) -> None:
+    """A node's artefacts (the agent stage's, or an evaluation's output) into
+    `adir`: unpacked aside, `before` given the staged copy, then each top-level
+    entry renamed into place."""
+    staged = unpack(archive, adir / f".from-node-{uuid.uuid4().hex[:8]}")
     try:
+        if before is not None:
+            before(staged)
         for entry in sorted(staged.iterdir()):
             target = adir / entry.name
             if target.is_dir() and not target.is_symlink():
@@ -465,10 +473,7 @@ def candidate_stage(task_path: str, candidate: bytes | None, isolation: str | No
 
 def _evaluate_candidate(task_path: str, candidate: bytes | None, isolation: str | None,
                         attempt: dict[str, Any]) -> dict[str, Any]:
-    import json
-
     from ..evaluate import evaluate
-    from ..results import verify
 
     root = scratch_root() / f"eval-{uuid.uuid4().hex[:12]}"
     root.mkdir(parents=True)
@@ -476,9 +481,7 @@ def _evaluate_candidate(task_path: str, candidate: bytes | None, isolation: str 
         judged = unpack(candidate, root / "candidate") if candidate is not None else None
         result = evaluate(task_path, judged, out=root / "out", isolation=isolation,
                           attempt=attempt)
-        for res in sorted((root / "out").glob("*/result.json")):
-            if (why := verify(json.loads(res.read_text()))) is not None:
-                raise RuntimeError(f"{res.name}: {why}")
+        _check_seals(root / "out")
         return {"result": result, "out": pack(root / "out")}
     finally:
         shutil.rmtree(root, ignore_errors=True)
@@ -557,16 +560,14 @@ def evaluate_on_cluster(jobs: list[EvalJob], address: str, out: Path, *,
 
 
 def _land(archive: bytes, dest: Path, candidate: Path | None) -> None:
-    """A node's output directory into `dest`: unpacked aside, each result's seal
-    renewed here (naming the candidate's files here, which it judged a copy
-    of), then each <scale>-<task> directory renamed into place."""
+    """A node's output directory into `dest`, each result's seal renewed here
+    (naming the candidate's files here, which it judged a copy of) before
+    its <scale>-<task> directory is renamed into place."""
     import json
 
     from ..results import verify, write_result
 
-    dest.mkdir(parents=True, exist_ok=True)
-    staged = unpack(archive, dest / f".from-node-{uuid.uuid4().hex[:8]}")
-    try:
+    def reseal(staged: Path) -> None:
         for res in sorted(staged.glob("*/result.json")):
             data = json.loads(res.read_text())
             if candidate is not None and isinstance(data.get("candidate"), dict):
@@ -574,10 +575,6 @@ def _land(archive: bytes, dest: Path, candidate: Path | None) -> None:
             write_result(data, res)
             if (why := verify(data)) is not None:
                 raise RuntimeError(f"{res.parent.name}: {why}")
-        for entry in sorted(staged.iterdir()):
-            target = dest / entry.name
-            if target.is_dir() and not target.is_symlink():
-                shutil.rmtree(target)
-            os.replace(entry, target)
-    finally:
-        shutil.rmtree(staged, ignore_errors=True)
+
+    dest.mkdir(parents=True, exist_ok=True)
+    _move_in(archive, dest, before=reseal)
