@@ -386,8 +386,9 @@ def from_timed(value: Any) -> Any:
 
     try:
         dtype, shape, data = value["$array"]
-        dt = np.dtype(dtype)
-        ok = (type(dtype) is str and dt.kind in "biufc" and type(data) is bytes
+        # The type first: np.dtype builds structured dtypes from lists and tuples.
+        dt = np.dtype(dtype) if type(dtype) is str else None
+        ok = (dt is not None and dt.kind in "biufc" and type(data) is bytes
               and type(shape) is list and all(type(n) is int and n >= 0 for n in shape)
               and math.prod(shape) * dt.itemsize == len(data))
     except (TypeError, ValueError):
