@@ -405,17 +405,26 @@ def build_wheels(cache: Path | None = None) -> Path:
         # One build at a time: concurrent exports share the cache and its cmake directory.
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not (out / "complete").is_file():
+            # Made aside and renamed into place whole, with the list of its wheels.
+            partial = cache / (out.name + ".partial")
+            shutil.rmtree(partial, ignore_errors=True)
+            partial.mkdir(parents=True)
             if root is not None:
-                _build_wheels(root, cache, out)
+                _build_wheels(root, cache, partial)
             else:
-                _repack_wheels(cache, out)
+                for name in ("frontier-measure", *shipped()):
+                    repack(name, partial)
+            (partial / "complete").write_text(
+                "\n".join(sorted(p.name for p in partial.glob("*.whl"))))
+            shutil.rmtree(out, ignore_errors=True)
+            partial.rename(out)
+            for old in cache.glob("wheels-*"):  # earlier versions' wheels are not needed again
+                if old != out and not old.name.endswith(".partial"):
+                    shutil.rmtree(old, ignore_errors=True)
     return out
 
 
-def _build_wheels(root: Path, cache: Path, out: Path) -> None:
-    partial = cache / (out.name + ".partial")
-    shutil.rmtree(partial, ignore_errors=True)
-    partial.mkdir(parents=True)
+def _build_wheels(root: Path, cache: Path, partial: Path) -> None:
     pip = [sys.executable, "-m", "pip"]
     # Its own build directory: the editable install's build/<wheel tag> is left alone.
     _run([*pip, "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(partial),
@@ -424,12 +433,6 @@ def _build_wheels(root: Path, cache: Path, out: Path) -> None:
     pins = [f"{d}=={importlib.metadata.version(d)}" for d in shipped()]
     _run([*pip, "download", "--no-deps", "--only-binary=:all:", "-q", "-d", str(partial),
           *pins], "fetching the dependencies' wheels", timeout=600)
-    (partial / "complete").write_text("\n".join(sorted(p.name for p in partial.glob("*.whl"))))
-    shutil.rmtree(out, ignore_errors=True)
-    partial.rename(out)
-    for old in cache.glob("wheels-*"):  # earlier sources' wheels are not needed again
-        if old != out:
-            shutil.rmtree(old, ignore_errors=True)
 
 
 # Files of an installed distribution that the installer wrote, not the wheel.
@@ -443,20 +446,6 @@ def _installed_digest() -> str:
         dist = importlib.metadata.distribution(name)
         h.update(f"{name}=={dist.version}\0{dist.read_text('RECORD') or ''}\0".encode())
     return h.hexdigest()[:16]
-
-
-def _repack_wheels(cache: Path, out: Path) -> None:
-    partial = cache / (out.name + ".partial")
-    shutil.rmtree(partial, ignore_errors=True)
-    partial.mkdir(parents=True)
-    for name in ("frontier-measure", *shipped()):
-        repack(name, partial)
-    (partial / "complete").write_text("\n".join(sorted(p.name for p in partial.glob("*.whl"))))
-    shutil.rmtree(out, ignore_errors=True)
-    partial.rename(out)
-    for old in cache.glob("wheels-*"):
-        if old != out and not old.name.endswith(".partial"):
-            shutil.rmtree(old, ignore_errors=True)
 
 
 def _record_hash(data: bytes) -> str:
