@@ -825,7 +825,7 @@ def _eval_many(tasks: list[Path], candidates: list[Path], out: Path, cluster: st
 
         try:
             rows = evaluate_on_cluster(
-                [EvalJob(t, c, str(d.relative_to(out)) if d != out else ".")
+                [EvalJob(t, c, str(d.relative_to(out)))  # "." for OUT itself
                  for t, c, d in jobs], cluster, out, isolation=isolation, attempt=attempt,
                 listener=listener)
         except RunnerError as exc:
