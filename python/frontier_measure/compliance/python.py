@@ -29,7 +29,11 @@ Escape hatches are flagged unless the task lists them in `allow`:
 `multiprocessing`, `threading`, `concurrent`, `signal`, `sys.settrace`,
 `sys.setprofile`, `native` code, and anything touching `frontier_measure`.
 `getattr(X, name)` with a computed name on a module or built-in X is flagged
-too (it may reach anything); `allow = ["getattr:str"]` accepts it for X = str.
+too (it may reach anything); `allow = ["getattr:str"]` accepts it for X = str,
+whatever the name turns out to be (dunders included: `str.__base__` is `object`,
+and its subclasses lead to every module's globals). That is why the run-time
+audit hook, not this inspection, is what refuses processes, imports, `exec`
+and files, however they were reached (tests/hostile/getattr_walk).
 """
 
 from __future__ import annotations
