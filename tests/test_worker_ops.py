@@ -145,12 +145,13 @@ def test_output_check_with_tolerance_compares_values_picked_after_the_replies():
         check.add("candidate", (2, 0, 1), ["r"] * 10, far)
 
 
-def test_harness_cost_is_the_smallest_per_call():
+def test_harness_cost_is_the_latest_dry_run_per_call():
     h = HarnessCost()
     assert h.per_call() == (0.0, 0.0)
-    for wall in (120, 100, 9000):  # one dry batch hit by a preemption
+    for wall in (120, 9000, 100):  # one dry batch hit by a preemption
         h.add(wall * 10, wall * 5, 10)
-    assert h.per_call() == (100.0, 50.0)
+        assert h.per_call() == (wall, wall / 2)
+    assert h.typical() == 120.0
 
 
 class FakeSide(_core.Side):

@@ -25,7 +25,12 @@ live objects, so its shape is a stable, versioned contract:
                                   ... the runner's own figures (processes, commands, cycles),
                                   "samples": [{"index", "pair", "block", "reference_first",
                                                "reference", "candidate",
-                                               "reference_wall_ns", ...}]}],
+                                               "reference_wall_ns", ...,
+                                               # module/package: the batch's wall time
+                                               # before the path's cost is taken off,
+                                               # and its dry run's
+                                               "reference_raw_wall_ns",
+                                               "reference_dry_wall_ns", ...}]}],
                       "worst_input", "speedup", "verdict", "meets_threshold"},
       "strict_success": bool,
       "failure": null | {"stage": "compliance"|"functional"|"performance"|"error",
