@@ -6,8 +6,11 @@ from pathlib import Path
 
 import pytest
 
+from eval_support import quick_task
+from frontier_measure import runners
 from frontier_measure.compliance.python import inspect
 from frontier_measure.runners.module import Compliance
+from frontier_measure.task import TaskError
 
 RULES = Compliance(allowed_imports=["collections", "os.path", "re"],
                    prohibited_calls=["time.sleep", "functools.lru_cache"], allow=[])
@@ -193,3 +196,23 @@ def test_dynamic_getattr_on_a_builtin_is_flagged_unless_the_task_accepts_it(tmp_
     assert check(tmp_path, src, rules) == []
     # Accepting it for str accepts nothing else.
     assert check(tmp_path, "def f(n):\n    return getattr(object, n)\n", rules)
+
+
+def test_one_exact_shell_command_can_be_permitted(tmp_path):
+    # sqlglot 1.0.0 runs os.system('') at import; a task may permit that call only.
+    rules = Compliance(allowed_imports=["os"], allow=["os.system('')"])
+    assert check(tmp_path, "import os\nos.system('')\n", rules) == []
+    for src in ("import os\nos.system('true')\n", "import os\nc = ''\nos.system(c)\n",
+                "import os\nrun = os.system\nrun('')\n", "from os import system\nsystem('')\n"):
+        assert check(tmp_path, src, rules), src
+    assert check(tmp_path, "import os\nos.system('')\n",
+                 Compliance(allowed_imports=["os"], allow=[]))
+
+
+def test_an_exact_call_other_than_os_system_with_a_literal_is_refused(tmp_path):
+    task = quick_task(tmp_path, "module", "dedupe")
+    chk = task / "tests" / "checklist.toml"
+    chk.write_text(chk.read_text().replace("allow = []", "allow = [\"os.popen('ls')\"]"))
+    with pytest.raises(TaskError) as err:
+        runners.load(task)
+    assert "os.popen('ls')" in str(err.value) and "os.system('...')" in str(err.value)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from click.testing import CliRunner
 from eval_support import CANDIDATES, failure, quick_task, run
 from frontier_measure import results
 from frontier_measure.cli import main
+from frontier_measure.evaluate import evaluate
 from frontier_measure.results import load as load_result
 
 pytestmark = pytest.mark.slow
@@ -143,3 +145,18 @@ def test_a_reference_that_fails_while_timed_is_an_evaluation_error(tmp_path):
         flag.unlink()
     stored = load_result(tmp_path / "out" / "module-dedupe" / "result.json")
     assert stored["failure"]["stage"] == "error" and stored["reward"]["reward"] == 0
+
+
+def test_the_one_exact_shell_command_a_task_permits_runs(tmp_path):
+    """sqlglot 1.0.0 runs os.system('') at import: a task can permit that one
+    call, which then passes source inspection and the run-time audit hook."""
+    task = quick_task(tmp_path, "module", "dedupe", allow_imports=["os"])
+    chk = task / "tests" / "checklist.toml"
+    chk.write_text(chk.read_text().replace("allow = []", "allow = [\"os.system('')\"]"))
+    cand = tmp_path / "cand"
+    shutil.copytree(task / "solution" / "workspace", cand)
+    src = cand / "dedupe.py"
+    src.write_text("import os\n\nos.system('')\n" + src.read_text())
+    res = evaluate(task, cand, timing=False)
+    assert res["compliance"]["compliant"], res["failure"]
+    assert res["functional"]["passed"] == res["functional"]["total"]

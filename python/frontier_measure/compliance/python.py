@@ -34,6 +34,8 @@ whatever the name turns out to be (dunders included: `str.__base__` is `object`,
 and its subclasses lead to every module's globals). That is why the run-time
 audit hook, not this inspection, is what refuses processes, imports, `exec`
 and files, however they were reached (tests/hostile/getattr_walk).
+`allow = ["os.system('')"]` permits that one exact call (a string literal),
+in the source and at run time, and nothing else of `os.system`.
 """
 
 from __future__ import annotations
@@ -76,6 +78,31 @@ def _allowed_module(name: str, allowed: list[str]) -> bool:
     return any(name == a or name.startswith(a + ".") for a in allowed)
 
 
+def exact_commands(allow: list[str]) -> tuple[set[str], list[str]]:
+    """The shell commands a task permits one exact call for, `os.system('...')`
+    in `allow` (a released library may run one at import: sqlglot 1.0.0 calls
+    `os.system('')` to switch a Windows console to colours), and the entries
+    that look like exact calls but are not that form. Only this exact call is
+    permitted, in the source (the literal argument) and at run time (the audit
+    hook compares the command), never `os.system` as such."""
+    commands: set[str] = set()
+    bad: list[str] = []
+    for entry in allow:
+        if "(" not in entry:
+            continue
+        try:
+            node = ast.parse(entry, mode="eval").body
+        except SyntaxError:
+            node = None
+        if (isinstance(node, ast.Call) and ast.unparse(node.func) == "os.system"
+                and len(node.args) == 1 and not node.keywords
+                and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+            commands.add(node.args[0].value)
+        else:
+            bad.append(entry)
+    return commands, bad
+
+
 def _hatch_key(dotted: str) -> str:
     """The name a task uses in `allow` to permit an escape hatch."""
     if dotted.startswith("builtins."):
@@ -92,6 +119,8 @@ class _Visitor(ast.NodeVisitor):
         self.modules: set[str] = {"builtins"}  # dotted names known to be modules
         self.findings: list[Finding] = []
         self.allow: set[str] = set(rules.allow)
+        self.commands = exact_commands(list(rules.allow))[0]
+        self.accepted: set[int] = set()  # ids of name nodes of permitted exact calls
         self.prohibited = set(rules.prohibited_calls)
 
     def add(self, node: ast.AST, rule: str, detail: str) -> None:
@@ -197,7 +226,7 @@ class _Visitor(ast.NodeVisitor):
         return dotted in self.modules
 
     def _check_name(self, node: ast.AST, dotted: str) -> None:
-        if dotted.startswith("."):
+        if dotted.startswith(".") or id(node) in self.accepted:
             return
         # A module reached through another one (`os.sys`, `random._os`).
         parts = dotted.split(".")
@@ -258,6 +287,9 @@ class _Visitor(ast.NodeVisitor):
 
     def visit_Call(self, node: ast.Call) -> None:
         fn = self._dotted(node.func)
+        if fn == "os.system" and len(node.args) == 1 and not node.keywords \
+                and isinstance(node.args[0], ast.Constant) and node.args[0].value in self.commands:
+            self.accepted.add(id(node.func))  # the one exact call the task permits
         if fn in ("getattr", "builtins.getattr", "setattr", "delattr") and len(node.args) >= 2:
             base = self._dotted(node.args[0])
             attr = node.args[1]
