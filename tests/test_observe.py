@@ -22,7 +22,8 @@ from frontier_measure.observe import (
 
 
 @pytest.mark.parametrize("value", [
-    None, True, 0, -1, 2**70, -(2**65), 1.5, -0.0, math.inf, "héllo", b"\x00\xff",
+    None, True, 0, -1, 2**70, -(2**65), 1.5, -0.0, math.inf, "héllo", "lone \ud800 surrogate",
+    b"\x00\xff",
     [1, [2, (3, 4)]], (1,), {"a": 1, (1, 2): [3]}, {1, 2, 3}, frozenset({"x"}),
     np.arange(6, dtype=np.int32).reshape(2, 3), np.array([1.5, np.nan]), np.float32(2.5),
     Ref("obj"),

@@ -150,16 +150,23 @@ def unpack_reply(data: bytes, max_values: int) -> Any:
                                "(the cap on what a side may return per reply)")
     try:
         return msgpack.unpackb(data, ext_hook=_no_ext, raw=False, strict_map_key=False,
-                               use_list=True)
+                               use_list=True, unicode_errors=STR_ERRORS)
     except DecodeError:
         raise
     except Exception as exc:
         raise DecodeError(f"undecodable data: {exc}") from None
 
 
+# A Python str may hold lone surrogates ('\ud800' is a value a library can
+# return); strict UTF-8 cannot carry them, so strings cross the wire with
+# the surrogates passed through, and come back as the same str.
+STR_ERRORS = "surrogatepass"
+
+
 def pack(value: Any) -> bytes:
     """Encode a plain Python value (see module doc) as msgpack bytes."""
-    return msgpack.packb(value, default=_default, strict_types=True, use_bin_type=True)
+    return msgpack.packb(value, default=_default, strict_types=True, use_bin_type=True,
+                         unicode_errors=STR_ERRORS)
 
 
 def unpack(data: bytes) -> Any:
@@ -167,6 +174,7 @@ def unpack(data: bytes) -> Any:
     try:
         return msgpack.unpackb(
             data, ext_hook=_ext_hook, raw=False, strict_map_key=False, use_list=True,
+            unicode_errors=STR_ERRORS,
         )
     except DecodeError:
         raise
