@@ -6,10 +6,12 @@ import tarfile
 import tomllib
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from frontier_measure.cli import main
 from frontier_measure.scaffold import find_package, unpack
+from frontier_measure.task import TaskError
 
 
 def _project(root: Path) -> Path:
@@ -46,6 +48,8 @@ def test_task_new_from_a_source_tree(tmp_path):
     assert set(checklist["behaviours"]) == {"box", "box-put", "double"}
     assert "Box.put" in (dest / "tests/cases.py").read_text()
     assert (dest / "tests/test.sh").is_file()
+    assert {p.name for p in (dest / "prompts").iterdir()} == {"base.md", "descriptive.md",
+                                                               "lazy.md"}
     again = CliRunner().invoke(main, ["task", "new", str(dest), "--from", str(src)])
     assert again.exit_code == 3 and "not empty" in again.output
 
@@ -57,6 +61,21 @@ def test_an_sdist_is_unpacked_and_its_package_found(tmp_path):
         t.add(src, arcname="tinylib-1.0")
     root = unpack(archive, tmp_path / "out")
     assert find_package(root, "tinylib").name == "tinylib"
+
+
+def test_a_package_under_lib_is_found_and_private_ones_left_aside(tmp_path):
+    # PyYAML's sdist: lib/yaml (the package) and lib/_yaml (its C bindings' shim).
+    root = tmp_path / "PyYAML-6.0.2"
+    for pkg in ("yaml", "_yaml"):
+        (root / "lib" / pkg).mkdir(parents=True)
+        (root / "lib" / pkg / "__init__.py").write_text("")
+    assert find_package(root, "PyYAML").name == "yaml"
+    assert find_package(root).name == "yaml"
+    (root / "lib" / "other").mkdir()
+    (root / "lib" / "other" / "__init__.py").write_text("")
+    with pytest.raises(TaskError) as err:
+        find_package(root)
+    assert "lib/" in str(err.value) and "--from" in str(err.value)
 
 
 def test_task_new_needs_one_source(tmp_path):

@@ -65,21 +65,30 @@ def unpack(archive: Path, dest: Path) -> Path:
     return tops[0] if len(tops) == 1 else dest
 
 
+PACKAGE_BASES = ("", "src", "lib")  # where sdists keep their packages (PyYAML: lib/yaml)
+
+
 def find_package(root: Path, name: str | None = None) -> Path:
     """The importable package in a source tree: the one named like the
-    project if there is one, else the only top-level (or src/) package."""
-    bases = [root, root / "src"]
+    project if there is one, else the only public package at the top level or
+    under src/ or lib/ (private ones, such as PyYAML's `_yaml` bindings, only
+    when there is nothing else)."""
+    bases = [root / b for b in PACKAGE_BASES]
     candidates = [d for b in bases if b.is_dir() for d in sorted(b.iterdir())
                   if (d / "__init__.py").is_file() and d.name not in ("tests", "test", "docs")]
     if name:
         want = name.lower().replace("-", "_")
         for d in candidates:
-            if d.name.lower() == want:
+            if d.name.lower() in (want, want.removeprefix("py")):
                 return d
-    if len(candidates) == 1:
-        return candidates[0]
-    raise TaskError(root, [f"cannot tell which package to use (found: "
-                           f"{', '.join(d.name for d in candidates) or 'none'})"])
+    public = [d for d in candidates if not d.name.startswith("_")]
+    for found in (public, candidates):
+        if len(found) == 1:
+            return found[0]
+    looked = ", ".join(f"{b}/" if b else "the top level" for b in PACKAGE_BASES)
+    raise TaskError(root, [f"cannot tell which package to use (looked in {looked}; found: "
+                           f"{', '.join(d.name for d in candidates) or 'none'}): give the "
+                           "package's own directory with --from"])
 
 
 def imports_of(package: Path) -> list[str]:
@@ -205,6 +214,21 @@ workdir = "/workspace"
         f"# Faster {entry}\n\n`/workspace/{entry}/` is {origin}. Make it faster.\n\n"
         "Keep the public API's behaviour exactly (TODO: name it). Use only the modules "
         "the package already uses; no caching of results across calls, no native code.\n")
+    # The agent platform gives an agent one of three prompts (README, "Running
+    # agents"): drafts of each, to be finished like instruction.md.
+    (dest / "prompts").mkdir()
+    task_text = (f"`/workspace/{entry}/` is {origin}. Make it faster.\n\n"
+                 "Keep the public API's behaviour exactly (TODO: name it: functions, values, "
+                 "exceptions and their messages). Use only the modules the package already "
+                 "uses; no caching of results across calls, no native code.\n\n"
+                 "Your code is judged on held-out cases and timed on generated inputs of "
+                 "several sizes: it must be at least TODO x faster than the original on every "
+                 "size.\n")
+    (dest / "prompts" / "base.md").write_text(f"# Faster {entry}\n\n{task_text}")
+    (dest / "prompts" / "descriptive.md").write_text(
+        f"# Faster {entry}\n\n{task_text}\nHow: TODO: where the time goes, and what a "
+        "faster version does instead.\n")
+    (dest / "prompts" / "lazy.md").write_text(f"Make the {entry} package faster.\n")
     (dest / "environment" / "Dockerfile").write_text(
         "FROM python:3.11-slim\n\nWORKDIR /workspace\nCOPY workspace/ /workspace/\n")
     solve = dest / "solution" / "solve.sh"
