@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -77,9 +78,9 @@ def test_cli_mutate_prints_the_outcomes_and_the_score(tmp_path):
     out = CliRunner().invoke(main, ["mutate", "--max", "3", "--show", "all", "--json",
                                     str(tmp_path / "m.json"), str(GRAPHS)])
     assert out.exit_code == 0, out.output
-    assert "3 mutants" in out.output and "score" in out.output
+    assert "3 mutants (drawn from 43)" in out.output and "score" in out.output
     assert out.output.count("killed: graphs/") + out.output.count("survived: graphs/") == 3
-    assert (tmp_path / "m.json").is_file()
+    assert json.loads((tmp_path / "m.json").read_text())["drawn_from"] == 43
 
 
 def test_annotations_and_assert_messages_are_not_mutated_and_lines_map_to_statements():

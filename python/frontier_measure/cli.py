@@ -663,7 +663,8 @@ def mutate(task_dir: Path, limit: int | None, seed: int, json_out: Path | None,
                        f"{o.status}: {o.mutant.id}")
             click.echo(o.diff)
     score = "n/a" if r.score is None else f"{r.score:.1%}"
-    click.echo(f"{r.task}: {len(r.outcomes)} mutants, {r.count('killed')} killed, "
+    of = "all" if len(r.outcomes) == r.drawn_from else f"drawn from {r.drawn_from:,}"
+    click.echo(f"{r.task}: {len(r.outcomes)} mutants ({of}), {r.count('killed')} killed, "
                f"{r.count('survived')} survived, {r.count('not-covered')} not covered, "
                f"{r.count('equivalent')} equivalent; score {score} ({r.elapsed_s:.1f} s)")
     if r.baseline_ignored:

@@ -102,6 +102,7 @@ class MutationReport:
     outcomes: list[Outcome] = field(default_factory=list)
     baseline_ignored: list[str] = field(default_factory=list)
     elapsed_s: float = 0.0
+    drawn_from: int = 0  # every mutant of the reference (the outcomes are a sample when fewer)
 
     def count(self, status: str) -> int:
         return sum(o.status == status for o in self.outcomes)
@@ -112,7 +113,7 @@ class MutationReport:
         return self.count("killed") / scored if scored else None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"task": self.task, "mutants": len(self.outcomes),
+        return {"task": self.task, "mutants": len(self.outcomes), "drawn_from": self.drawn_from,
                 "killed": self.count("killed"), "survived": self.count("survived"),
                 "not_covered": self.count("not-covered"),
                 "equivalent": self.count("equivalent"), "score": self.score,
@@ -359,6 +360,7 @@ def mutate(path: str | Path, *, limit: int | None = None, seed: int = 0,
         executed: dict[str, set[int]] = {rel: set(f["executed_lines"]) for rel, f in
                                          (base.coverage or {}).get("files", {}).items()}
         mutants = [m for rel, p in _sources(task, root) for m in mutants_of(rel, p.read_bytes())]
+        report.drawn_from = len(mutants)
         if limit is not None and len(mutants) > limit:
             mutants = sorted(random.Random(seed).sample(mutants, limit),
                              key=lambda m: (m.file, m.start))
