@@ -86,6 +86,9 @@ VALID = {
     "tag-escape-more": ("a: !!str b\nc: !<tag:yaml.org,2002:st%72> d\n", ["tags"]),
     "flow-in-block": ("- [a, b]: c\n", ["collections"]),
     "nested-seq-same-line": ("- - - a\n    - b\n  - c\n", ["collections"]),
+    "flow-seq-empty-value": ("[a: , b:]\n", ["collections"]),
+    "question-capital": ("?X: 1\n?Y\n", ["scalars"]),
+    "colon-capital": (":X: 1\nc:\n- :X\n", ["scalars"]),
 }
 
 INVALID = {
@@ -171,6 +174,8 @@ INVALID = {
     "bad-bool": ("a: !!bool maybe\n", ["errors", "tags"]),
     "dup-keys": ("a: 1\na: 2\n", ["collections"]),
     "nul-byte": ("a: \x00\n", ["errors"]),
+    "tag-uri-caret": ("a: !<tag:a^b> x\n", ["errors", "tags"]),
+    "tag-uri-backslash": ("a: !<tag:a\\b> x\n", ["errors", "tags"]),
 }
 
 # --- generated documents ----------------------------------------------------
@@ -288,7 +293,28 @@ def _loader(name):
     return {"get": name, "as": name, "observe": False}
 
 
+def _lists_of_kept(case):
+    """A "$name" inside a list literal is a plain string (only a whole argument
+    passes a kept value), so an argument written as a list of "$name"s is built
+    first: a new list, kept under a name of its own, and one append per value."""
+    ops = []
+    for op in case["ops"]:
+        args = op.get("args", [])
+        if args and isinstance(args[0], list) and args[0] \
+                and all(isinstance(a, str) and a.startswith("$") for a in args[0]):
+            name = "built%d" % len(ops)
+            ops.append({"op": "list", "args": [[]], "as": name, "observe": False})
+            ops += [{"call": "$%s.append" % name, "args": [a], "observe": False} for a in args[0]]
+            op = dict(op, args=["$" + name] + list(args[1:]))
+        ops.append(op)
+    return dict(case, ops=ops)
+
+
 def cases():
+    return [_lists_of_kept(case) for case in _cases()]
+
+
+def _cases():
     out = []
     for cid, (doc, covers) in VALID.items():
         out.append(_load("valid-" + cid, doc, covers))
@@ -324,6 +350,15 @@ def cases():
         {"op": "list", "args": ["$g4"]},
         {"call": "safe_load_all", "args": ["%YAML 1.1\n--- a\n...\n%YAML 1.1\n--- b\n"], "as": "g5", "observe": False},
         {"op": "list", "args": ["$g5"]},
+        # documents come one at a time: an error further on waits for its turn
+        {"call": "safe_load_all", "args": ["a\n--- b\n--- @x\n"], "as": "g6", "observe": False},
+        {"op": "next", "args": ["$g6"]},
+        {"op": "next", "args": ["$g6"]},
+        {"op": "next", "args": ["$g6"]},
+        {"call": "parse", "args": ["[a: 1]\n"], "as": "g7", "observe": False},
+        {"op": "list", "args": ["$g7"], "as": "g7l", "observe": False},
+        {"op": "[]", "args": ["$g7l", 3], "as": "g7m", "observe": False},
+        {"get": "$g7m.flow_style"},
     ]})
     # the other loaders
     full_doc = ("a: !!python/tuple [1, 2]\nb: !!python/complex 1+2j\nc: !!python/str x\n"
@@ -442,7 +477,8 @@ def cases():
         for style in ["|", ">", "'", "\""]
         for s in ["one two three four five six seven eight nine ten", "a\n\nb\n  c\nd  e\n",
                   " lead\n", "trail\n\n\n", "x\n ", "", "a\u2028b", "\x85 x", "a" * 30 + " b",
-                  "é\u00a0 \U0001F600", "  x  y  ", "a\tb  c", "'s' \"d\" \\"]
+                  "é\u00a0 \U0001F600", "  x  y  ", "a\tb  c", "'s' \"d\" \\",
+                  "aaaa  bbbb  cccc  dddd  eeee  ffff  gggg  hhhh", "a\nXb\n\nXc"]
     ]})
     out.append({"id": "dump-unicode", "covers": ["dump"], "ops": [
         {"call": "safe_dump", "args": [{"k\u00e9": ["\u00e9", "\U0001F600", "\u2028", "\x9f"]}],
@@ -584,6 +620,17 @@ def cases():
         {"call": "emit", "args": [["$ss", "$dimp", "$ms", "$ms", "$me", "$s5", "$me", "$dimpe", "$se"]]},
         {"call": "emit", "args": [["$ss", "$dimp", "$qs", "$ms", "$me", "$qs", "$qe", "$qe", "$dimpe", "$se"]]},
         {"call": "emit", "args": [["$ss", "$dimp", "$ms", "$qs", "$qe", "$s5", "$me", "$dimpe", "$se"]]},
+        # events that stop short: only what the emitter could already write
+        {"call": "emit", "args": [["$ss", "$dimp", "$qs", "$s5"]]},
+        {"call": "emit", "args": [["$ss", "$dimp", "$ms", "$s5"]]},
+        {"call": "emit", "args": [["$ss", "$dimp", "$ms", "$s5", "$s5", "$s5"]]},
+        {"call": "emit", "args": [["$ss", "$dimp", "$qs", "$s5", "$s5"]]},
+        {"call": "emit", "args": [["$ss", "$ds"]]},
+        {"call": "emit", "args": [["$ss", "$dimp", "$s5", "$dimpe", "$dimp"]]},
+        {"call": "ScalarNode", "args": ["!a!b", "x"], "as": "bang"},
+        {"call": "serialize", "args": ["$bang"]},
+        {"call": "ScalarNode", "args": ["!a%b c", "x"], "as": "pct"},
+        {"call": "serialize", "args": ["$pct"]},
     ]})
     # errors: their parts and messages
     out.append({"id": "errors", "covers": ["errors"], "ops": [
@@ -693,6 +740,13 @@ def cases():
         {"call": "compose", "args": ["[77, 8]\n"], "kwargs": {"Loader": "$BL"}},
         {"call": "add_implicit_resolver", "args": ["!Z2", "$intre", ["~"]]},
         {"call": "Node", "args": ["t", "v", None, None]},
+        # path elements [kind, index]: True matches a key, False and None any value
+        {"call": "add_path_resolver", "args": ["!K", ["zzkey", [None, True]]], "kwargs": {"Loader": "$BL"}},
+        {"call": "compose", "args": ["zzkey: {a: b}\n"], "kwargs": {"Loader": "$BL"}},
+        {"call": "add_path_resolver", "args": ["!V", ["zzval", [None, False]]], "kwargs": {"Loader": "$BL"}},
+        {"call": "compose", "args": ["zzval: {a: b}\n"], "kwargs": {"Loader": "$BL"}},
+        {"call": "add_path_resolver", "args": ["!N", ["zznone", [None, None]]], "kwargs": {"Loader": "$BL"}},
+        {"call": "compose", "args": ["zznone: {a: b}\n"], "kwargs": {"Loader": "$BL"}},
     ]})
     out.append({"id": "big-mixed", "covers": ["collections", "block-scalars", "anchors", "merge"], "ops": [
         {"call": "safe_load", "args": [config(random.Random(3), 6)], "as": "c"},

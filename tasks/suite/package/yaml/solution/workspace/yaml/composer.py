@@ -61,28 +61,48 @@ class Composer:
         return node
 
     def compose_node(self, parent, index):
-        if self.check_event(AliasEvent):
-            event = self.get_event()
+        event = self.current_event
+        if event is None:
+            event = self.peek_event()
+        cls = event.__class__
+        if cls is AliasEvent or (cls is not ScalarEvent and isinstance(event, AliasEvent)):
+            self.current_event = None
             anchor = event.anchor
             if anchor not in self.anchors:
                 raise ComposerError(None, None, "found undefined alias %r"
                         % anchor, event.start_mark)
             return self.anchors[anchor]
-        event = self.peek_event()
         anchor = event.anchor
         if anchor is not None:
             if anchor in self.anchors:
                 raise ComposerError("found duplicate anchor %r; first occurrence"
                         % anchor, self.anchors[anchor].start_mark,
                         "second occurrence", event.start_mark)
-        self.descend_resolver(parent, index)
-        if self.check_event(ScalarEvent):
-            node = self.compose_scalar_node(anchor)
-        elif self.check_event(SequenceStartEvent):
-            node = self.compose_sequence_node(anchor)
-        elif self.check_event(MappingStartEvent):
+        paths = self.yaml_path_resolvers
+        if paths:
+            self.descend_resolver(parent, index)
+        if cls is ScalarEvent:
+            # compose_scalar_node, inline.
+            self.current_event = None
+            tag = event.tag
+            if tag is None or tag == '!':
+                tag = self.resolve(ScalarNode, event.value, event.implicit)
+            node = ScalarNode(tag, event.value,
+                    event.start_mark, event.end_mark, style=event.style)
+            if anchor is not None:
+                self.anchors[anchor] = node
+        elif cls is MappingStartEvent:
             node = self.compose_mapping_node(anchor)
-        self.ascend_resolver()
+        elif cls is SequenceStartEvent:
+            node = self.compose_sequence_node(anchor)
+        elif isinstance(event, ScalarEvent):
+            node = self.compose_scalar_node(anchor)
+        elif isinstance(event, SequenceStartEvent):
+            node = self.compose_sequence_node(anchor)
+        elif isinstance(event, MappingStartEvent):
+            node = self.compose_mapping_node(anchor)
+        if paths:
+            self.ascend_resolver()
         return node
 
     def compose_scalar_node(self, anchor):
@@ -107,11 +127,18 @@ class Composer:
         if anchor is not None:
             self.anchors[anchor] = node
         index = 0
-        while not self.check_event(SequenceEndEvent):
-            node.value.append(self.compose_node(node, index))
+        append = node.value.append
+        compose_node = self.compose_node
+        while True:
+            event = self.current_event
+            if event is None:
+                event = self.peek_event()
+            if isinstance(event, SequenceEndEvent):
+                break
+            append(compose_node(node, index))
             index += 1
-        end_event = self.get_event()
-        node.end_mark = end_event.end_mark
+        self.current_event = None
+        node.end_mark = event.end_mark
         return node
 
     def compose_mapping_node(self, anchor):
@@ -124,16 +151,17 @@ class Composer:
                 flow_style=start_event.flow_style)
         if anchor is not None:
             self.anchors[anchor] = node
-        while not self.check_event(MappingEndEvent):
-            #key_event = self.peek_event()
-            item_key = self.compose_node(node, None)
-            #if item_key in node.value:
-            #    raise ComposerError("while composing a mapping", start_event.start_mark,
-            #            "found duplicate key", key_event.start_mark)
-            item_value = self.compose_node(node, item_key)
-            #node.value[item_key] = item_value
-            node.value.append((item_key, item_value))
-        end_event = self.get_event()
-        node.end_mark = end_event.end_mark
+        append = node.value.append
+        compose_node = self.compose_node
+        while True:
+            event = self.current_event
+            if event is None:
+                event = self.peek_event()
+            if isinstance(event, MappingEndEvent):
+                break
+            item_key = compose_node(node, None)
+            item_value = compose_node(node, item_key)
+            append((item_key, item_value))
+        self.current_event = None
+        node.end_mark = event.end_mark
         return node
-

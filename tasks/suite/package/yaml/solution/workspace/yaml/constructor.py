@@ -13,6 +13,9 @@ from .nodes import *
 
 import collections.abc, datetime, base64, binascii, re, sys, types
 
+_GeneratorType = types.GeneratorType
+_Hashable = collections.abc.Hashable
+
 class ConstructorError(MarkedYAMLError):
     pass
 
@@ -65,42 +68,46 @@ class BaseConstructor:
         return data
 
     def construct_object(self, node, deep=False):
-        if node in self.constructed_objects:
-            return self.constructed_objects[node]
+        constructed = self.constructed_objects
+        if node in constructed:
+            return constructed[node]
         if deep:
             old_deep = self.deep_construct
             self.deep_construct = True
-        if node in self.recursive_objects:
+        recursive = self.recursive_objects
+        if node in recursive:
             raise ConstructorError(None, None,
                     "found unconstructable recursive node", node.start_mark)
-        self.recursive_objects[node] = None
-        constructor = None
-        tag_suffix = None
-        if node.tag in self.yaml_constructors:
-            constructor = self.yaml_constructors[node.tag]
+        recursive[node] = None
+        tag = node.tag
+        constructors = self.yaml_constructors
+        if tag in constructors:
+            data = constructors[tag](self, node)
         else:
+            constructor = None
+            tag_suffix = None
             for tag_prefix in self.yaml_multi_constructors:
-                if tag_prefix is not None and node.tag.startswith(tag_prefix):
-                    tag_suffix = node.tag[len(tag_prefix):]
+                if tag_prefix is not None and tag.startswith(tag_prefix):
+                    tag_suffix = tag[len(tag_prefix):]
                     constructor = self.yaml_multi_constructors[tag_prefix]
                     break
             else:
                 if None in self.yaml_multi_constructors:
-                    tag_suffix = node.tag
+                    tag_suffix = tag
                     constructor = self.yaml_multi_constructors[None]
-                elif None in self.yaml_constructors:
-                    constructor = self.yaml_constructors[None]
+                elif None in constructors:
+                    constructor = constructors[None]
                 elif isinstance(node, ScalarNode):
                     constructor = self.__class__.construct_scalar
                 elif isinstance(node, SequenceNode):
                     constructor = self.__class__.construct_sequence
                 elif isinstance(node, MappingNode):
                     constructor = self.__class__.construct_mapping
-        if tag_suffix is None:
-            data = constructor(self, node)
-        else:
-            data = constructor(self, tag_suffix, node)
-        if isinstance(data, types.GeneratorType):
+            if tag_suffix is None:
+                data = constructor(self, node)
+            else:
+                data = constructor(self, tag_suffix, node)
+        if data.__class__ is _GeneratorType:
             generator = data
             data = next(generator)
             if self.deep_construct:
@@ -108,8 +115,8 @@ class BaseConstructor:
                     pass
             else:
                 self.state_generators.append(generator)
-        self.constructed_objects[node] = data
-        del self.recursive_objects[node]
+        constructed[node] = data
+        del recursive[node]
         if deep:
             self.deep_construct = old_deep
         return data
@@ -135,12 +142,13 @@ class BaseConstructor:
                     "expected a mapping node, but found %s" % node.id,
                     node.start_mark)
         mapping = {}
+        construct_object = self.construct_object
         for key_node, value_node in node.value:
-            key = self.construct_object(key_node, deep=deep)
-            if not isinstance(key, collections.abc.Hashable):
+            key = construct_object(key_node, deep)
+            if key.__class__ is not str and not isinstance(key, _Hashable):
                 raise ConstructorError("while constructing a mapping", node.start_mark,
                         "found unhashable key", key_node.start_mark)
-            value = self.construct_object(value_node, deep=deep)
+            value = construct_object(value_node, deep)
             mapping[key] = value
         return mapping
 
@@ -171,6 +179,8 @@ class BaseConstructor:
 class SafeConstructor(BaseConstructor):
 
     def construct_scalar(self, node):
+        if node.__class__ is ScalarNode:
+            return node.value
         if isinstance(node, MappingNode):
             for key_node, value_node in node.value:
                 if key_node.tag == 'tag:yaml.org,2002:value':
@@ -178,6 +188,12 @@ class SafeConstructor(BaseConstructor):
         return super().construct_scalar(node)
 
     def flatten_mapping(self, node):
+        for key_node, value_node in node.value:
+            tag = key_node.tag
+            if tag == 'tag:yaml.org,2002:merge' or tag == 'tag:yaml.org,2002:value':
+                break
+        else:
+            return
         merge = []
         index = 0
         while index < len(node.value):

@@ -66,6 +66,10 @@ from .tokens import *
 from .events import *
 from .scanner import *
 
+# Token classes exactly (the scanner makes no subclasses of them).
+_KEY_VALUE_END = frozenset([KeyToken, ValueToken, BlockEndToken])
+_ENTRY_END = frozenset([BlockEntryToken, BlockEndToken])
+
 class ParserError(MarkedYAMLError):
     pass
 
@@ -93,30 +97,30 @@ class Parser:
 
     def check_event(self, *choices):
         # Check the type of the next event.
-        if self.current_event is None:
+        event = self.current_event
+        if event is None:
             if self.state:
-                self.current_event = self.state()
-        if self.current_event is not None:
-            if not choices:
-                return True
-            for choice in choices:
-                if isinstance(self.current_event, choice):
-                    return True
-        return False
+                event = self.current_event = self.state()
+            if event is None:
+                return False
+        if not choices:
+            return True
+        return isinstance(event, choices)
 
     def peek_event(self):
         # Get the next event.
-        if self.current_event is None:
+        event = self.current_event
+        if event is None:
             if self.state:
-                self.current_event = self.state()
-        return self.current_event
+                event = self.current_event = self.state()
+        return event
 
     def get_event(self):
         # Get the next event and proceed further.
-        if self.current_event is None:
-            if self.state:
-                self.current_event = self.state()
         value = self.current_event
+        if value is None:
+            if self.state:
+                value = self.state()
         self.current_event = None
         return value
 
@@ -391,6 +395,15 @@ class Parser:
         return self.parse_block_sequence_entry()
 
     def parse_block_sequence_entry(self):
+        token = self.peek_token()
+        if token.__class__ is BlockEntryToken:
+            self.get_token()
+            if self.peek_token().__class__ not in _ENTRY_END:
+                self.states.append(self.parse_block_sequence_entry)
+                return self.parse_node(True)
+            else:
+                self.state = self.parse_block_sequence_entry
+                return self.process_empty_scalar(token.end_mark)
         if self.check_token(BlockEntryToken):
             token = self.get_token()
             if not self.check_token(BlockEntryToken, BlockEndToken):
@@ -437,6 +450,15 @@ class Parser:
         return self.parse_block_mapping_key()
 
     def parse_block_mapping_key(self):
+        token = self.peek_token()
+        if token.__class__ is KeyToken:
+            self.get_token()
+            if self.peek_token().__class__ not in _KEY_VALUE_END:
+                self.states.append(self.parse_block_mapping_value)
+                return self.parse_node(True, True)
+            else:
+                self.state = self.parse_block_mapping_value
+                return self.process_empty_scalar(token.end_mark)
         if self.check_token(KeyToken):
             token = self.get_token()
             if not self.check_token(KeyToken, ValueToken, BlockEndToken):
@@ -456,6 +478,15 @@ class Parser:
         return event
 
     def parse_block_mapping_value(self):
+        token = self.peek_token()
+        if token.__class__ is ValueToken:
+            self.get_token()
+            if self.peek_token().__class__ not in _KEY_VALUE_END:
+                self.states.append(self.parse_block_mapping_key)
+                return self.parse_node(True, True)
+            else:
+                self.state = self.parse_block_mapping_key
+                return self.process_empty_scalar(token.end_mark)
         if self.check_token(ValueToken):
             token = self.get_token()
             if not self.check_token(KeyToken, ValueToken, BlockEndToken):

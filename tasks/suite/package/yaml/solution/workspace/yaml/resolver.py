@@ -6,6 +6,8 @@ from .nodes import *
 
 import re
 
+_MISSING = object()
+
 class ResolverError(YAMLError):
     pass
 
@@ -21,6 +23,9 @@ class BaseResolver:
     def __init__(self):
         self.resolver_exact_paths = []
         self.resolver_prefix_paths = []
+        # Implicit tags already found for plain scalar values (one table
+        # per loader, so a resolver added later is seen by later loads).
+        self.resolver_implicit_cache = {}
 
     @classmethod
     def add_implicit_resolver(cls, tag, regexp, first):
@@ -142,14 +147,15 @@ class BaseResolver:
 
     def resolve(self, kind, value, implicit):
         if kind is ScalarNode and implicit[0]:
-            if value == '':
-                resolvers = self.yaml_implicit_resolvers.get('', [])
-            else:
-                resolvers = self.yaml_implicit_resolvers.get(value[0], [])
-            wildcard_resolvers = self.yaml_implicit_resolvers.get(None, [])
-            for tag, regexp in resolvers + wildcard_resolvers:
-                if regexp.match(value):
-                    return tag
+            try:
+                cache = self.resolver_implicit_cache
+            except AttributeError:
+                cache = self.resolver_implicit_cache = {}
+            tag = cache.get(value, _MISSING)
+            if tag is _MISSING:
+                tag = cache[value] = self._resolve_implicit(value)
+            if tag is not None:
+                return tag
             implicit = implicit[1]
         if self.yaml_path_resolvers:
             exact_paths = self.resolver_exact_paths[-1]
@@ -163,6 +169,18 @@ class BaseResolver:
             return self.DEFAULT_SEQUENCE_TAG
         elif kind is MappingNode:
             return self.DEFAULT_MAPPING_TAG
+
+    def _resolve_implicit(self, value):
+        if True:
+            if value == '':
+                resolvers = self.yaml_implicit_resolvers.get('', [])
+            else:
+                resolvers = self.yaml_implicit_resolvers.get(value[0], [])
+            wildcard_resolvers = self.yaml_implicit_resolvers.get(None, [])
+            for tag, regexp in resolvers + wildcard_resolvers:
+                if regexp.match(value):
+                    return tag
+        return None
 
 class Resolver(BaseResolver):
     pass

@@ -42,6 +42,14 @@ _RUN_FLOW = ('(?:[^\0 \t\r\n\x85\u2028\u2029:,?\\[\\]{}]'
         '|:(?![\0 \t\r\n\x85\u2028\u2029,\\[\\]{}]))+')
 _PLAIN_BLOCK = re.compile('%s(?:[ ]+(?!#)%s)*' % (_RUN_BLOCK, _RUN_BLOCK))
 _PLAIN_FLOW = re.compile('%s(?:[ ]+(?!#)%s)*' % (_RUN_FLOW, _RUN_FLOW))
+_BLANKS = re.compile('(?:[ ]*(?:#[^\0\r\n\x85\u2028\u2029]*)?(?:\r\n?|[\n\x85\u2028\u2029]))*'
+        '[ ]*(?:#[^\0\r\n\x85\u2028\u2029]*)?')
+_SKIPPED = frozenset(' #\r\n\x85\u2028\u2029\uFEFF')
+_OTHER_BREAKS = re.compile('[\r\x85\u2028\u2029]')
+_BREAKS = frozenset('\r\n\x85\u2028\u2029')
+_SPACE_OR_BREAK = frozenset(' \r\n\x85\u2028\u2029')
+_LINE_BREAKS = re.compile('\r\n|[\r\n\x85\u2028\u2029]')
+_INDICATORS = frozenset(':-\0[{]},\'"%.?*&!|>')
 _FLOW_NON_SPACES = re.compile('[^\'\"\\\\\0 \t\r\n\x85\u2028\u2029]*')
 
 class ScannerError(MarkedYAMLError):
@@ -129,8 +137,7 @@ class Scanner:
         # Check if the next token is one of the given types.
         tokens = self.tokens
         if not tokens or self.possible_simple_keys:
-            while self.need_more_tokens():
-                self.fetch_more_tokens()
+            self._fill_tokens()
         if tokens:
             if not choices:
                 return True
@@ -140,24 +147,41 @@ class Scanner:
     def peek_token(self):
         # Return the next token, but do not delete if from the queue.
         # Return None if no more tokens.
-        if not self.tokens or self.possible_simple_keys:
-            while self.need_more_tokens():
-                self.fetch_more_tokens()
-        if self.tokens:
-            return self.tokens[0]
+        tokens = self.tokens
+        if not tokens or self.possible_simple_keys:
+            self._fill_tokens()
+        if tokens:
+            return tokens[0]
         else:
             return None
 
     def get_token(self):
         # Return the next token.
-        if not self.tokens or self.possible_simple_keys:
-            while self.need_more_tokens():
-                self.fetch_more_tokens()
-        if self.tokens:
+        tokens = self.tokens
+        if not tokens or self.possible_simple_keys:
+            self._fill_tokens()
+        if tokens:
             self.tokens_taken += 1
-            return self.tokens.pop(0)
+            return tokens.pop(0)
 
     # Private methods.
+
+    def _fill_tokens(self):
+        # need_more_tokens/fetch_more_tokens in one loop.
+        tokens = self.tokens
+        while not self.done:
+            if tokens:
+                keys = self.possible_simple_keys
+                if not keys:
+                    return
+                self.stale_possible_simple_keys()
+                keys = self.possible_simple_keys
+                if not keys:
+                    return
+                if min([key.token_number for key in keys.values()]) \
+                        != self.tokens_taken:
+                    return
+            self.fetch_more_tokens()
 
     def need_more_tokens(self):
         if self.done:
@@ -179,96 +203,66 @@ class Scanner:
         self.scan_to_next_token()
 
         # Remove obsolete possible simple keys.
-        self.stale_possible_simple_keys()
+        if self.possible_simple_keys:
+            self.stale_possible_simple_keys()
 
         # Compare the current indentation and column. It may add some tokens
         # and decrease the current indentation level.
-        self.unwind_indent(self.column)
+        if not self.flow_level and self.indent > self.column:
+            self.unwind_indent(self.column)
 
         # Peek the next character.
-        ch = self.peek()
+        if self.raw_buffer is None:
+            ch = self.buffer[self.pointer]
+        else:
+            ch = self.peek()
 
-        # Is it the end of stream?
-        if ch == '\0':
-            return self.fetch_stream_end()
-
-        # Is it a directive?
-        if ch == '%' and self.check_directive():
-            return self.fetch_directive()
-
-        # Is it the document start?
-        if ch == '-' and self.check_document_start():
-            return self.fetch_document_start()
-
-        # Is it the document end?
-        if ch == '.' and self.check_document_end():
-            return self.fetch_document_end()
-
-        # TODO: support for BOM within a stream.
-        #if ch == '\uFEFF':
-        #    return self.fetch_bom()    <-- issue BOMToken
-
-        # Note: the order of the following checks is NOT significant.
-
-        # Is it the flow sequence start indicator?
-        if ch == '[':
-            return self.fetch_flow_sequence_start()
-
-        # Is it the flow mapping start indicator?
-        if ch == '{':
-            return self.fetch_flow_mapping_start()
-
-        # Is it the flow sequence end indicator?
-        if ch == ']':
-            return self.fetch_flow_sequence_end()
-
-        # Is it the flow mapping end indicator?
-        if ch == '}':
-            return self.fetch_flow_mapping_end()
-
-        # Is it the flow entry indicator?
-        if ch == ',':
-            return self.fetch_flow_entry()
-
-        # Is it the block entry indicator?
-        if ch == '-' and self.check_block_entry():
-            return self.fetch_block_entry()
-
-        # Is it the key indicator?
-        if ch == '?' and self.check_key():
-            return self.fetch_key()
-
-        # Is it the value indicator?
-        if ch == ':' and self.check_value():
-            return self.fetch_value()
-
-        # Is it an alias?
-        if ch == '*':
-            return self.fetch_alias()
-
-        # Is it an anchor?
-        if ch == '&':
-            return self.fetch_anchor()
-
-        # Is it a tag?
-        if ch == '!':
-            return self.fetch_tag()
-
-        # Is it a literal scalar?
-        if ch == '|' and not self.flow_level:
-            return self.fetch_literal()
-
-        # Is it a folded scalar?
-        if ch == '>' and not self.flow_level:
-            return self.fetch_folded()
-
-        # Is it a single quoted scalar?
-        if ch == '\'':
-            return self.fetch_single()
-
-        # Is it a double quoted scalar?
-        if ch == '\"':
-            return self.fetch_double()
+        if ch in _INDICATORS:
+            if ch == ':':
+                if self.check_value():
+                    return self.fetch_value()
+            elif ch == '-':
+                if self.check_document_start():
+                    return self.fetch_document_start()
+                if self.check_block_entry():
+                    return self.fetch_block_entry()
+            elif ch == '\0':
+                return self.fetch_stream_end()
+            elif ch == '[':
+                return self.fetch_flow_sequence_start()
+            elif ch == '{':
+                return self.fetch_flow_mapping_start()
+            elif ch == ']':
+                return self.fetch_flow_sequence_end()
+            elif ch == '}':
+                return self.fetch_flow_mapping_end()
+            elif ch == ',':
+                return self.fetch_flow_entry()
+            elif ch == '\'':
+                return self.fetch_flow_scalar('\'')
+            elif ch == '\"':
+                return self.fetch_flow_scalar('"')
+            elif ch == '%':
+                if self.check_directive():
+                    return self.fetch_directive()
+            elif ch == '.':
+                if self.check_document_end():
+                    return self.fetch_document_end()
+            elif ch == '?':
+                if self.check_key():
+                    return self.fetch_key()
+            elif ch == '*':
+                return self.fetch_alias()
+            elif ch == '&':
+                return self.fetch_anchor()
+            elif ch == '!':
+                return self.fetch_tag()
+            elif ch == '|':
+                if not self.flow_level:
+                    return self.fetch_block_scalar('|')
+            elif ch == '>':
+                if not self.flow_level:
+                    return self.fetch_block_scalar('>')
 
         # It must be a plain scalar then.
         if self.check_plain():
@@ -465,7 +459,13 @@ class Scanner:
 
         # Add FLOW-SEQUENCE-START or FLOW-MAPPING-START.
         start_mark = self.get_mark()
-        self.forward()
+        if self.raw_buffer is None:
+            # One indicator character: never a line break or a BOM.
+            self.pointer += 1
+            self.index += 1
+            self.column += 1
+        else:
+            self.forward()
         end_mark = self.get_mark()
         self.tokens.append(TokenClass(start_mark, end_mark))
 
@@ -488,7 +488,13 @@ class Scanner:
 
         # Add FLOW-SEQUENCE-END or FLOW-MAPPING-END.
         start_mark = self.get_mark()
-        self.forward()
+        if self.raw_buffer is None:
+            # One indicator character: never a line break or a BOM.
+            self.pointer += 1
+            self.index += 1
+            self.column += 1
+        else:
+            self.forward()
         end_mark = self.get_mark()
         self.tokens.append(TokenClass(start_mark, end_mark))
 
@@ -502,7 +508,13 @@ class Scanner:
 
         # Add FLOW-ENTRY.
         start_mark = self.get_mark()
-        self.forward()
+        if self.raw_buffer is None:
+            # One indicator character: never a line break or a BOM.
+            self.pointer += 1
+            self.index += 1
+            self.column += 1
+        else:
+            self.forward()
         end_mark = self.get_mark()
         self.tokens.append(FlowEntryToken(start_mark, end_mark))
 
@@ -535,7 +547,13 @@ class Scanner:
 
         # Add BLOCK-ENTRY.
         start_mark = self.get_mark()
-        self.forward()
+        if self.raw_buffer is None:
+            # One indicator character: never a line break or a BOM.
+            self.pointer += 1
+            self.index += 1
+            self.column += 1
+        else:
+            self.forward()
         end_mark = self.get_mark()
         self.tokens.append(BlockEntryToken(start_mark, end_mark))
 
@@ -563,27 +581,38 @@ class Scanner:
 
         # Add KEY.
         start_mark = self.get_mark()
-        self.forward()
+        if self.raw_buffer is None:
+            # One indicator character: never a line break or a BOM.
+            self.pointer += 1
+            self.index += 1
+            self.column += 1
+        else:
+            self.forward()
         end_mark = self.get_mark()
         self.tokens.append(KeyToken(start_mark, end_mark))
 
     def fetch_value(self):
 
         # Do we determine a simple key?
-        if self.flow_level in self.possible_simple_keys:
+        level = self.flow_level
+        keys = self.possible_simple_keys
+        if level in keys:
 
             # Add KEY.
-            key = self.possible_simple_keys[self.flow_level]
-            del self.possible_simple_keys[self.flow_level]
-            self.tokens.insert(key.token_number-self.tokens_taken,
-                    KeyToken(key.mark, key.mark))
+            key = keys.pop(level)
+            tokens = self.tokens
+            mark = key.mark
+            at = key.token_number-self.tokens_taken
+            tokens.insert(at, KeyToken(mark, mark))
 
             # If this key starts a new block mapping, we need to add
             # BLOCK-MAPPING-START.
-            if not self.flow_level:
-                if self.add_indent(key.column):
-                    self.tokens.insert(key.token_number-self.tokens_taken,
-                            BlockMappingStartToken(key.mark, key.mark))
+            if not level:
+                column = key.column
+                if self.indent < column:
+                    self.indents.append(self.indent)
+                    self.indent = column
+                    tokens.insert(at, BlockMappingStartToken(mark, mark))
 
             # There cannot be two simple keys one after another.
             self.allow_simple_key = False
@@ -619,7 +648,13 @@ class Scanner:
 
         # Add VALUE.
         start_mark = self.get_mark()
-        self.forward()
+        if self.raw_buffer is None:
+            # One indicator character: never a line break or a BOM.
+            self.pointer += 1
+            self.index += 1
+            self.column += 1
+        else:
+            self.forward()
         end_mark = self.get_mark()
         self.tokens.append(ValueToken(start_mark, end_mark))
 
@@ -692,8 +727,16 @@ class Scanner:
 
     def fetch_plain(self):
 
-        # A plain scalar could be a simple key.
-        self.save_possible_simple_key()
+        # A plain scalar could be a simple key (save_possible_simple_key,
+        # inline).
+        if self.allow_simple_key:
+            keys = self.possible_simple_keys
+            level = self.flow_level
+            if level in keys:
+                self.remove_possible_simple_key()
+            keys[level] = SimpleKey(self.tokens_taken+len(self.tokens),
+                    not level and self.indent == self.column,
+                    self.index, self.line, self.column, self.get_mark())
 
         # No simple keys after plain scalars. But note that `scan_plain` will
         # change this flag if the scan is finished at the beginning of the
@@ -794,10 +837,64 @@ class Scanner:
         # `unwind_indent` before issuing BLOCK-END.
         # Scanners for block, flow, and plain scalars need to be modified.
 
+        if self.raw_buffer is None:
+            # The whole text is in the buffer: skip all the blank and
+            # comment lines and the spaces before the token in one match.
+            buffer = self.buffer
+            pointer = self.pointer
+            ch = buffer[pointer]
+            if ch not in _SKIPPED:
+                return
+            if ch == '\uFEFF':
+                if self.index:
+                    return
+                self.forward()
+                pointer = self.pointer
+            end = _BLANKS.match(buffer, pointer).end()
+            if end == pointer:
+                return
+            self.pointer = end
+            self.index += end - pointer
+            if _OTHER_BREAKS.search(buffer, pointer, end) is None:
+                # Only '\n' line breaks (the common case).
+                last = buffer.rfind('\n', pointer, end)
+                if last < 0:
+                    if '\uFEFF' in buffer[pointer:end]:
+                        self.column += end - pointer - buffer.count('\uFEFF', pointer, end)
+                    else:
+                        self.column += end - pointer
+                    return
+                self.line += buffer.count('\n', pointer, end)
+                tail = end - last - 1
+                if tail and '\uFEFF' in buffer[last:end]:
+                    tail -= buffer.count('\uFEFF', last, end)
+                self.column = tail
+                if not self.flow_level:
+                    self.allow_simple_key = True
+                return
+            last = -1
+            for ch in '\n\r\x85\u2028\u2029':
+                at = buffer.rfind(ch, pointer, end)
+                if at > last:
+                    last = at
+            if last < 0:
+                tail = end - pointer
+                if '\uFEFF' in buffer[pointer:end]:
+                    tail -= buffer.count('\uFEFF', pointer, end)
+                self.column += tail
+                return
+            self.line += len(_LINE_BREAKS.findall(buffer, pointer, end))
+            tail = end - last - 1
+            if tail and '\uFEFF' in buffer[last:end]:
+                tail -= buffer.count('\uFEFF', last, end)
+            self.column = tail
+            if not self.flow_level:
+                self.allow_simple_key = True
+            return
         if self.index == 0 and self.peek() == '\uFEFF':
             self.forward()
         found = False
-        whole = self.raw_buffer is None
+        whole = False
         while not found:
             if whole:
                 # Spaces, then a comment, up to the line break: no line
@@ -1307,6 +1404,54 @@ class Scanner:
                 return chunks
 
     def scan_plain(self):
+        if self.raw_buffer is None:
+            return self.scan_plain_whole()
+        return self.scan_plain_stream()
+
+    def scan_plain_whole(self):
+        # scan_plain when the whole text is in the buffer: a line's words
+        # in one match.
+        buffer = self.buffer
+        start_mark = self.get_mark()
+        end_mark = start_mark
+        indent = self.indent+1
+        flow_level = self.flow_level
+        match = (_PLAIN_FLOW if flow_level else _PLAIN_BLOCK).match
+        chunks = []
+        spaces = None
+        while True:
+            pointer = self.pointer
+            if buffer[pointer] == '#':
+                break
+            run = match(buffer, pointer)
+            if run is None:
+                break
+            run = run.end()
+            self.allow_simple_key = False
+            if spaces:
+                chunks.extend(spaces)
+            chunk = buffer[pointer:run]
+            chunks.append(chunk)
+            # No line break can be in the run; a BOM takes no column.
+            length = run - pointer
+            self.pointer = run
+            self.index += length
+            if '\uFEFF' in chunk:
+                self.column += length - chunk.count('\uFEFF')
+            else:
+                self.column += length
+            end_mark = self.get_mark()
+            if buffer[run] not in _SPACE_OR_BREAK:
+                break
+            spaces = self.scan_plain_spaces(indent, start_mark)
+            if not spaces or buffer[self.pointer] == '#' \
+                    or (not flow_level and self.column < indent):
+                break
+        if len(chunks) == 1:
+            return ScalarToken(chunks[0], True, start_mark, end_mark)
+        return ScalarToken(''.join(chunks), True, start_mark, end_mark)
+
+    def scan_plain_stream(self):
         # See the specification for details.
         # We add an additional restriction for the flow context:
         #   plain scalars in the flow context cannot contain ',' or '?'.
@@ -1376,6 +1521,8 @@ class Scanner:
         # See the specification for details.
         # The specification is really confusing about tabs in plain scalars.
         # We just forbid them completely. Do not use tabs in YAML!
+        if self.raw_buffer is None:
+            return self.scan_plain_spaces_whole()
         chunks = []
         if self.raw_buffer is None:
             pointer = self.pointer
@@ -1416,6 +1563,53 @@ class Scanner:
             chunks.extend(breaks)
         elif whitespaces:
             chunks.append(whitespaces)
+        return chunks
+
+    def scan_plain_spaces_whole(self):
+        # scan_plain_spaces when the whole text is in the buffer.
+        buffer = self.buffer
+        pointer = self.pointer
+        end = _SPACES.match(buffer, pointer).end()
+        if end != pointer:
+            length = end - pointer
+            self.pointer = end
+            self.index += length
+            self.column += length
+        if buffer[end] not in _BREAKS:
+            if end != pointer:
+                return [buffer[pointer:end]]
+            return []
+        line_break = self.scan_line_break()
+        self.allow_simple_key = True
+        at = self.pointer
+        prefix = buffer[at:at+3]
+        if (prefix == '---' or prefix == '...')   \
+                and buffer[at+3] in '\0 \t\r\n\x85\u2028\u2029':
+            return
+        breaks = []
+        while True:
+            at = self.pointer
+            ch = buffer[at]
+            if ch == ' ':
+                end = _SPACES.match(buffer, at).end()
+                self.pointer = end
+                self.index += end - at
+                self.column += end - at
+            elif ch in _BREAKS:
+                breaks.append(self.scan_line_break())
+                at = self.pointer
+                prefix = buffer[at:at+3]
+                if (prefix == '---' or prefix == '...')   \
+                        and buffer[at+3] in '\0 \t\r\n\x85\u2028\u2029':
+                    return
+            else:
+                break
+        chunks = []
+        if line_break != '\n':
+            chunks.append(line_break)
+        elif not breaks:
+            chunks.append(' ')
+        chunks.extend(breaks)
         return chunks
 
     def scan_tag_handle(self, name, start_mark):
@@ -1495,6 +1689,30 @@ class Scanner:
         #   '\u2028'    :   '\u2028'
         #   '\u2029     :   '\u2029'
         #   default     :   ''
+        if self.raw_buffer is None:
+            buffer = self.buffer
+            pointer = self.pointer
+            ch = buffer[pointer]
+            if ch == '\n' or ch == '\x85':
+                self.pointer = pointer + 1
+                self.index += 1
+                self.line += 1
+                self.column = 0
+                return '\n'
+            if ch == '\r':
+                length = 2 if buffer[pointer+1] == '\n' else 1
+                self.pointer = pointer + length
+                self.index += length
+                self.line += 1
+                self.column = 0
+                return '\n'
+            if ch == '\u2028' or ch == '\u2029':
+                self.pointer = pointer + 1
+                self.index += 1
+                self.line += 1
+                self.column = 0
+                return ch
+            return ''
         ch = self.peek()
         if ch in '\r\n\x85':
             if self.prefix(2) == '\r\n':
