@@ -113,6 +113,11 @@ def test_a_kept_value_passes_as_an_argument_and_dollar_dollar_is_literal(worker)
     ([{"get": "Bag", "args": [1]}], "takes no arguments"),
     # A value is kept only from the operation that names it, on.
     ([{"call": "pair", "args": ["$b", 1], "as": "b"}], "'$b' names no value kept"),
+    # Inside a container a kept name would travel as a string: refused, not passed on.
+    ([{"call": "Bag", "as": "b"}, {"call": "pair", "args": [["$b", 2], 1]}],
+     "args[0][0]: '$b' inside a list or dict is not replaced"),
+    ([{"call": "Bag", "as": "b"}, {"call": "pair", "args": [1], "kwargs": {"x": {"k": ["$b"]}}}],
+     "kwargs.x['k'][0]: '$b' inside"),
 ])
 def test_misused_references_and_operations_are_errors(ops, message):
     with pytest.raises(ValueError, match=re.escape(message)):

@@ -145,6 +145,9 @@ def _argument(value: Any, bound: set[str], where: str) -> Any:
     `"$..."`; any other value is passed as it is."""
     if isinstance(value, Ref):
         value = "$" + value.name
+    if isinstance(value, (list, tuple, dict)):
+        _no_nested_reference(value, bound, where)
+        return value
     if not isinstance(value, str) or not value.startswith("$"):
         return value
     if value.startswith("$$"):
@@ -161,6 +164,24 @@ def _argument(value: Any, bound: set[str], where: str) -> Any:
                          f"(kept so far: {', '.join(sorted(bound)) or 'none'}; write '$$' "
                          "for a literal '$')")
     return Ref(m.group(1))
+
+
+def _no_nested_reference(value: Any, bound: set[str], where: str) -> None:
+    """A "$name" naming a kept value inside a list or dict would be passed on
+    as that string (references are replaced only as whole arguments), which
+    is never what the author meant: say so instead of testing nothing."""
+    items = value.items() if isinstance(value, dict) else enumerate(value)
+    for key, item in items:
+        if isinstance(item, (list, tuple, dict)):
+            _no_nested_reference(item, bound, f"{where}[{key!r}]")
+        elif isinstance(item, (str, Ref)):
+            m = _REF.fullmatch("$" + item.name if isinstance(item, Ref) else item)
+            if m is not None and m.group(1) in bound:
+                raise ValueError(
+                    f"{where}[{key!r}]: '{m.group(0)}' inside a list or dict is not replaced "
+                    f"by the kept value (only a whole argument is a reference): build the "
+                    f"container with operations first (e.g. {{\"op\": \"list\", \"args\": "
+                    f"[...]}}, or a call that appends to it) and pass it as '$name'")
 
 
 def normalise_ops(raw: Any) -> list[dict[str, Any]]:

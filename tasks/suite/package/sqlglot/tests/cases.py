@@ -260,7 +260,7 @@ def cases():
          "kwargs": {"read": "presto", "write": "hive", "unsupported_level": "$ignore"}},
         {"call": "Tokenizer", "as": "tk", "observe": False},
         {"call": "$tk.tokenize", "args": ["SELECT\ta,\t{b}\tFROM\tt"]},
-        {"call": "Tokenizer", "kwargs": {"keywords": {"QUALIFY": "$ignore"}}, "as": "tk2", "observe": False},
+        {"call": "Tokenizer", "kwargs": {"keywords": {"QUALIFY": "qualify-keyword"}}, "as": "tk2", "observe": False},
         {"call": "$tk2.tokenize", "args": ["SELECT a QUALIFY b"]}]})
     out.append({"id": "tokenizer-options", "covers": ["tokenize"], "ops": [
         {"call": "Tokenizer", "kwargs": {"identifier": "`", "quotes": ["'", '"'], "escape": "\\"}, "as": "tk",
