@@ -69,6 +69,15 @@ def test_canonical_distinguishes_what_behaviour_distinguishes():
     assert e == {"$exception": "ValueError", "message": "bad"}
 
 
+def test_a_str_subclass_is_not_a_str_and_crosses_the_wire():
+    class Html(str):  # tabulate returns one for its html formats
+        pass
+
+    assert canonical(Html("<b>")) == {"$object": "Html", "value": "<b>"}
+    assert unpack(pack(canonical(Html("<b>")))) == canonical(Html("<b>"))
+    assert fast_digest([(Html("x"), [])]) != fast_digest([("x", [])])
+
+
 def test_canonical_objects_by_type_and_repr_without_addresses():
     class Plain:
         pass

@@ -204,7 +204,7 @@ def canonical(value: Any, _depth: int = 0) -> Any:
     if _depth > 200:
         return {"$object": "...", "repr": "nesting too deep"}
     d = _depth + 1
-    if value is None or isinstance(value, (bool, str)):
+    if value is None or type(value) in (bool, str):  # a str subclass is not a str (below)
         return value
     if isinstance(value, int) and type(value) is int:
         if -(2**63) <= value < 2**63:
