@@ -44,12 +44,16 @@ def test_the_audit_names_what_the_cases_miss(graphs):
         "    out.append({'id': 'ghost', 'ops': [{'call': 'Tree'}, {'get': 'VERSION'}]})\n"
         "    out.append({'id': 'half', 'ops': [{'call': 'Graph', 'as': 'g'},"
         " {'call': '$g.missing'}]})\n"
+        "    out.append({'id': 'unkept', 'ops': [{'op': '/', 'args': [1, 0], 'as': 'z'},"
+        " {'op': '+', 'args': ['$z', 1]}]})\n"
         "    return out\n\n\ndef timing_inputs"))
     task, runner = runners.load(graphs)
     warnings, notes = audit(task, runner, {"excluded": {"random-1/3/result": "varied"}})
     text = "\n".join(warnings)
     assert "1 case(s) test nothing" in text and "ghost" in text and "AttributeError" in text
     assert "1 operation(s) name something the reference does not have: half op 1" in text
+    assert ("1 operation(s) use a value an earlier operation failed to keep (e.g. unkept op 1: "
+            "'$z' was not kept: operation 0 raised ZeroDivisionError") in text
     assert "1 public callable(s) no case runs: unused" in text
     assert "1 recorded value(s) excluded as unstable" in text
     assert any("branches" in n for n in notes)

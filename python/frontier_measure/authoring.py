@@ -145,11 +145,17 @@ def audit(task: Task, runner: Any, golden: dict[str, Any] | None,
                 warnings.append(f"{len(nothing)} case(s) test nothing: every operation fails "
                                 f"before reaching the reference (e.g. {why}), so both sides "
                                 f"raise the same error: {_listing(nothing)}")
-            partial = [f"{cid} op {j}" for cid, ops in run.unresolved.items()
-                       if cid not in nothing for j, _ in ops]
-            if partial:
-                warnings.append(f"{len(partial)} operation(s) name something the reference "
-                                f"does not have: {_listing(partial)}")
+            partial = [(f"{cid} op {j}", why) for cid, ops in run.unresolved.items()
+                       if cid not in nothing for j, why in ops]
+            unkept = [(where, why) for where, why in partial if "was not kept" in why]
+            missing = [where for where, why in partial if "was not kept" not in why]
+            if missing:
+                warnings.append(f"{len(missing)} operation(s) name something the reference "
+                                f"does not have: {_listing(missing)}")
+            if unkept:
+                warnings.append(f"{len(unkept)} operation(s) use a value an earlier operation "
+                                f"failed to keep (e.g. {unkept[0][0]}: {unkept[0][1]}): "
+                                f"{_listing([where for where, _ in unkept])}")
             if run.coverage is not None:
                 (sc, st), (bc, bt) = run.statements, run.branches
                 notes.append(f"coverage of the reference by the functional cases: statements "

@@ -153,6 +153,7 @@ class Worker:
         env: dict[str, Any] = {}
         items: dict[str, Any] = {}
         self.unresolved = []
+        not_kept: dict[str, str] = {}  # "as" names of operations that raised: why
         real_stdout = sys.stdout
         for j, op in enumerate(ops):
             buf = io.StringIO()
@@ -169,8 +170,15 @@ class Worker:
                     env[op["as"]] = value
                 result = canonical(value)
             except BaseException as exc:  # SystemExit etc. are observations too
-                if not resolved and isinstance(exc, (AttributeError, KeyError, NameError)):
+                if not resolved and isinstance(exc, KeyError) and exc.args and \
+                        exc.args[0] in not_kept:
+                    # The value was never kept: say why, not that the name is missing.
+                    self.unresolved.append((j, f"'${exc.args[0]}' was not kept: "
+                                               f"{not_kept[exc.args[0]]}"))
+                elif not resolved and isinstance(exc, (AttributeError, KeyError, NameError)):
                     self.unresolved.append((j, f"{type(exc).__name__}: {exc}"))
+                if "as" in op:
+                    not_kept[op["as"]] = f"operation {j} raised {type(exc).__name__}: {exc}"
                 result = canonical(exc)
             finally:
                 sys.stdout = real_stdout
