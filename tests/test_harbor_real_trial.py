@@ -42,6 +42,9 @@ TASKS = [pytest.param("module/dedupe", id="module-dedupe"),
          pytest.param("repository/logstat", id="repository-logstat",
                       marks=pytest.mark.skipif(not ALL, reason="FM_HARBOR_TRIALS=all runs it "
                                                "(CI time budget; bench/harbor_trials.py)"))]
+# Any other tasks (e.g. the suite's): FM_HARBOR_TASKS=suite/module/inflection,...
+TASKS += [pytest.param(t, id=t.replace("/", "-"))
+          for t in os.environ.get("FM_HARBOR_TASKS", "").split(",") if t]
 
 pytestmark = [pytest.mark.needs_docker, pytest.mark.slow,
               pytest.mark.skipif(not HARBOR.exists(),
