@@ -174,6 +174,8 @@ def cases():
     de10 = _nums("de", "Decimal", ["0.0", "-1.50"]) + [
         {"op": "*", "args": ["$de", 2], "as": "de2", "observe": False}]
     out.append(_all_on("decimals-zeros", de10, "de2"))
+    for k, pair in enumerate([["0", "1"], ["1", "2"], ["0", "0.1"], ["3", "7"]]):
+        out.append(_all_on(f"decimals-pair-{k}", _nums("de", "Decimal", pair), "de", SPREAD))
     dc = _nums("de", "Decimal", ["2.50"]) + [
         {"op": "*", "args": ["$de", 3], "as": "dc", "observe": False}]
     out.append(_all_on("decimals-constant", dc, "dc", SPREAD + ["mean", "median"]))
@@ -194,9 +196,16 @@ def cases():
               {"op": "+", "args": ["$de", [1.5]], "as": "dfl", "observe": False},
               {"op": "+", "args": [[2.5], "$de"], "as": "fld", "observe": False},
               {"op": "+", "args": ["$fr", [True, 4]], "as": "fb", "observe": False}])
+    # Decimal with float or Fraction is refused by a TypeError whose message names the
+    # two types in the order of a set of types, which varies between processes: those
+    # mixtures are only sorted and counted here.
     mixfns = ["mean", "harmonic_mean", "median", "pvariance", "variance", "stdev", "pstdev"]
-    for name in ["ff", "fd", "di", "dfl", "fld", "fb"]:
-        out.append(_all_on(f"mixed-{name}", mix, name, mixfns, extra=["coercion"]))
+    for name, fns in [("ff", mixfns), ("fb", mixfns), ("di", [f for f in mixfns if f !=
+                                                              "harmonic_mean"]),
+                      ("fd", ["median", "median_low", "mode", "multimode"]),
+                      ("dfl", ["median", "median_high", "multimode"]),
+                      ("fld", ["median", "quantiles"])]:
+        out.append(_all_on(f"mixed-{name}", mix, name, fns, extra=["coercion"]))
     out.append(_all("mixed-str", [1, "2", 3], ["mean", "variance", "pstdev"], ["coercion"]))
     out.append(_all("mixed-none", [1.5, None], ["mean", "variance"], ["coercion"]))
     out.append(_on("mixed-inf-decimal-inf", ["coercion", "mean", "variance"],
@@ -204,7 +213,7 @@ def cases():
                    + [{"op": "+", "args": [[INF], "$de"], "as": "x", "observe": False},
                       {"op": "+", "args": ["$de", [NAN]], "as": "y", "observe": False}],
                    [("mean", ["$x"], {}), ("variance", ["$y"], {}),
-                    ("pvariance", ["$x"], {"mu": 0}), ("harmonic_mean", ["$y"], {})]))
+                    ("pvariance", ["$x"], {"mu": 0})]))
     # iterators: read once
     for k, data in enumerate([[1, 2, 3, 4], [0.5, 0.25, 4.0], [], [2.0, NAN], ["x", "y", "x"]]):
         ops = []
