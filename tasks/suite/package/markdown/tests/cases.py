@@ -82,6 +82,12 @@ EDGE = [
     "[u](/a(b\"c)d \"t\")\n\n![i](/x(y)) ![j](</z> 'q')\n",
     "text <!x> bogus </ y> and <!--c--> and <!DOCTYPE x> end\n\n<!x>\n\n</ y>\n",
     "[a](/u \"x<y&z>\") [b](/u 'multi\nline') ![c](/i \"q\"\"r\")\n",
+    "para\n<hr>\nmore\n\ntext\n<hr/>\n\n<hr>\n\nlast\n<hr />\n",
+    "* # H\nsome *em* and `code`\n* # H2\ntail <b>x</b> &amp; \\* [l](/u)\n",
+    "***a* `c` d** ***a* *b*** **a *b* `c`**\n\n___a__ b_\n\n___a_ b__\n\n__a__ _b_ ___c___\n",
+    "\\\\`code` and \\\\\\\\`x` and `` ` `` and \\`y`\n",
+    "* a\n[r]: /u\nb\n* c\n\n[r]\n",
+    "<div a=\"1\"<b>x</div>\n\n<div\"x\">y</div>\n\n<div a='1' <b>\n\n<div a=1 `b`>q</div>\n",
 ]
 BAD = {95, 96, 106, 108, 141, 206}
 
@@ -206,8 +212,194 @@ def api_cases():
     return [{"id": "api", "covers": ["api", "errors", "options"], "ops": ops}]
 
 
+def extension_cases():
+    """Extension configuration. Loading an extension by name is left out: it
+    imports importlib.metadata (to look for entry points), whose own imports
+    (csv, email, zipfile) the evaluator's audit hook charges to the package."""
+    base = "markdown.extensions:Extension"
+    ops = [{"call": "Extension", "as": "e", "observe": False},
+           {"call": "$e.__setattr__", "args": ["config", {
+               "flag": [False, "a flag"], "maybe": [None, "tri-state"],
+               "name": ["default", "a string"], "count": [3, "a number"]}]},
+           {"call": "$e.getConfig", "args": ["flag"]},
+           {"call": "$e.getConfig", "args": ["name", "other"]},
+           {"call": "$e.getConfigs"}, {"call": "$e.getConfigInfo"},
+           {"call": "$e.setConfig", "args": ["flag", "yes"]},
+           {"call": "$e.getConfig", "args": ["flag"]},
+           {"call": "$e.setConfig", "args": ["flag", "off"]},
+           {"call": "$e.setConfig", "args": ["flag", "maybe"]},
+           {"call": "$e.setConfig", "args": ["maybe", "none"]},
+           {"call": "$e.getConfig", "args": ["maybe"]},
+           {"call": "$e.setConfig", "args": ["maybe", "on"]},
+           {"call": "$e.setConfig", "args": ["maybe", None]},
+           {"call": "$e.setConfig", "args": ["name", "x y"]},
+           {"call": "$e.setConfig", "args": ["count", "7"]},
+           {"call": "$e.setConfigs", "args": [[["name", "z"], ["flag", 1]]]},
+           {"call": "$e.setConfigs", "args": [{"count": 0, "maybe": "false"}]},
+           {"call": "$e.setConfig", "args": ["missing", 1]},
+           {"call": "$e.getConfigs"}, {"call": "$e.getConfigInfo"},
+           {"call": "Markdown", "as": "md", "observe": False},
+           {"call": "$md.registerExtension", "args": ["$e"]},
+           {"call": "$e.extendMarkdown", "args": ["$md"]},
+           {"call": "$md.registerExtensions", "args": [[], {base: {"q": 2}}]},
+           {"call": "markdown", "args": ["*x*"],
+            "kwargs": {"extensions": [], "extension_configs": {base: {"q": 2}}}},
+           {"call": "$md.convert", "args": ["*still* works"]}]
+    return [{"id": "extensions", "covers": ["extending", "api", "errors"], "ops": ops}]
+
+
+def processor_cases():
+    """What extensions do to a Markdown instance: their attributes and
+    registries changed, the core's inline processor classes registered."""
+    ops = [{"call": "Markdown", "as": "md", "observe": False},
+           {"get": "$md.parser.blockprocessors", "as": "bps", "observe": False},
+           {"get": "$md.inlinePatterns", "as": "ips", "observe": False},
+           # ordered lists that keep their start number
+           {"op": "[]", "args": ["$bps", "olist"], "as": "ol",
+            "observe": False},
+           {"call": "$ol.__setattr__", "args": ["LAZY_OL", False]},
+           {"call": "$md.convert", "args": ["3. three\n4. four\n\n1. one\n2. two\n\n0. zero\n"]},
+           {"call": "$md.convert", "args": ["* a\n\n    7. seven\n    8. eight\n"]},
+           {"call": "$md.convert", "args": ["1. one\n2. two\n"]},
+           {"call": "$ol.__setattr__", "args": ["LAZY_OL", True]},
+           {"call": "$md.convert", "args": ["3. three\n4. four\n"]},
+           # a pattern left out below some ancestors
+           {"op": "[]", "args": ["$ips", "not_strong"], "as": "ns",
+            "observe": False},
+           {"call": "$ns.__setattr__", "args": ["ANCESTOR_EXCLUDES", ["a"]]},
+           {"call": "$md.convert", "args": ["[*em* text](/u) *em* * [**b** c](/v) ** x"]},
+           {"op": "[]", "args": ["$ips", "backtick"], "as": "bt",
+            "observe": False},
+           {"call": "$bt.__setattr__", "args": ["ANCESTOR_EXCLUDES", ["strong", "EM"]]},
+           {"call": "$md.convert", "args": ["**a `b`** *c `d`* `e` [`f`](/g)"]},
+           # inline processors an extension builds from the core's classes
+           {"call": "inlinepatterns.SimpleTagInlineProcessor", "args": [r"~(~)(.+?)~~", "del"],
+            "as": "p1", "observe": False},
+           {"call": "$md.inlinePatterns.register", "args": ["$p1", "del", 65]},
+           {"call": "inlinepatterns.DoubleTagInlineProcessor",
+            "args": [r"(\+\+)(.+?)\+\+", "ins,mark"], "as": "p2", "observe": False},
+           {"call": "$md.inlinePatterns.register", "args": ["$p2", "insmark", 64]},
+           {"call": "inlinepatterns.DoubleTagInlineProcessor",
+            "args": [r"(\?\?)(.+?)\?\?(.*?)!!", "b,i"], "as": "p3", "observe": False},
+           {"call": "$md.inlinePatterns.register", "args": ["$p3", "bi", 63]},
+           {"call": "inlinepatterns.SimpleTextInlineProcessor", "args": [r"(--)"],
+            "as": "p4", "observe": False},
+           {"call": "$md.inlinePatterns.register", "args": ["$p4", "dash", 62]},
+           {"call": "inlinepatterns.SubstituteTagInlineProcessor", "args": [r"(%%)", "wbr"],
+            "as": "p5", "observe": False},
+           {"call": "$md.inlinePatterns.register", "args": ["$p5", "wbr", 61]},
+           {"call": "inlinepatterns.SimpleTagPattern", "args": [r"(\^)(.+?)\^", "sup"],
+            "as": "p6", "observe": False},
+           {"call": "$md.inlinePatterns.register", "args": ["$p6", "sup", 59]},
+           {"call": "inlinepatterns.DoubleTagPattern", "args": [r"(,,)(.+?),,", "sub,small"],
+            "as": "p7", "observe": False},
+           {"call": "$md.inlinePatterns.register", "args": ["$p7", "subsmall", 58]},
+           {"call": "$md.convert", "args": [
+               "~~gone~~ and ++both *em*++ and ??x *y*??tail!! a--b 100%%200 "
+               "x^2^ and ,,low *l*,, [~~in link~~](/u) `~~code~~`\n\n"
+               "# ~~head~~ ++h++\n\n* ^item^ ,,i,,\n"]},
+           {"call": "$md.convert", "args": ["~~a ++b~~ c++ ^d ,,e^ f,,"]},
+           {"call": "$md.inlinePatterns.deregister", "args": ["sup"]},
+           {"call": "$md.inlinePatterns.deregister", "args": ["subsmall"]},
+           {"op": "len", "args": ["$ips"]},
+           {"call": "$md.convert", "args": ["x^2^ ,,y,, ~~z~~"]},
+           # code counted as a block-level element
+           {"call": "$md.block_level_elements.append", "args": ["code"]},
+           {"call": "$md.is_block_level", "args": ["CODE"]},
+           {"call": "$md.convert", "args": ["para `code` here\n\n    block\n\n<code>raw</code>\n"]},
+           {"call": "$md.block_level_elements.remove", "args": ["code"]},
+           {"call": "$md.is_block_level", "args": ["code"]},
+           {"call": "$md.convert", "args": ["para `code` here\n\n    block\n"]},
+           # without whitespace normalization: text may hold escape placeholders
+           {"call": "Markdown", "as": "raw", "observe": False},
+           {"call": "$raw.preprocessors.deregister", "args": ["normalize_whitespace"]},
+           {"call": "$raw.convert", "args": [
+               "`a\x0242\x03b` c\x0242\x03d\n\n    e\x0242\x03f\n\n[g\x0242\x03](/h\x0242\x03)\n"]},
+           {"call": "$raw.convert", "args": ["tabs\there\r\nand\rcr\n\n\n"]},
+           # a document wrapper other than div
+           {"call": "Markdown", "kwargs": {"output_format": "html"}, "as": "d", "observe": False},
+           {"call": "$d.__setattr__", "args": ["doc_tag", "section"]},
+           {"call": "$d.convert", "args": ["# a\n\nb\n"]},
+           {"call": "$d.__setattr__", "args": ["doc_tag", "br"]},
+           {"call": "$d.convert", "args": ["# a\n\nb\n"]},
+           {"call": "$d.set_output_format", "args": ["xhtml"]},
+           {"call": "$d.convert", "args": ["# a\n\nb\n"]},
+           {"call": "$d.__setattr__", "args": ["doc_tag", "div"]},
+           {"call": "$d.__setattr__", "args": ["stripTopLevelTags", False]},
+           {"call": "$d.convert", "args": ["# a\n\nb\n"]},
+           # the HTML stash
+           {"call": "$md.reset"},
+           {"call": "$md.htmlStash.store", "args": ["<b>raw</b>"]},
+           {"call": "$md.htmlStash.store_tag", "args": ["div", {"class": "x"}, 0, 2]},
+           {"call": "$md.htmlStash.store_tag", "args": ["span", {}, 3, 4]},
+           {"get": "$md.htmlStash.tag_data"}, {"get": "$md.htmlStash.tag_counter"},
+           {"get": "$md.htmlStash.html_counter"},
+           {"call": "$md.htmlStash.get_placeholder", "args": [5]},
+           {"call": "$md.htmlStash.reset"},
+           {"get": "$md.htmlStash.tag_data"}]
+    return [{"id": "processors", "covers": ["extending", "api", "blocks", "inlines", "html"], "ops": ops}]
+
+
+def serializer_cases():
+    """The (X)HTML serializers on element trees the parser does not build
+    (comments, processing instructions, qualified names, tagless elements)."""
+    def el(tag, name, parent=None):
+        out = [{"call": "serializers.Element", "args": [tag], "as": name, "observe": False}]
+        if parent:
+            out.append({"call": f"${parent}.append", "args": [f"${name}"]})
+        return out
+
+    ops = el("div", "root")
+    ops += [{"call": "serializers.Comment", "args": [" a <b> & c "], "as": "c", "observe": False},
+            {"call": "$root.append", "args": ["$c"]},
+            {"call": "serializers.ProcessingInstruction", "args": ["php", "echo 1 < 2;"],
+             "as": "pi", "observe": False},
+            {"call": "$root.append", "args": ["$pi"]},
+            {"call": "serializers.QName", "args": ["{http://x.org/ns?a=1&b=<2>\"}item"],
+             "as": "qn", "observe": False}]
+    ops += [{"call": "serializers.Element", "args": ["$qn"], "as": "q", "observe": False},
+            {"call": "$root.append", "args": ["$q"]},
+            {"call": "$q.set", "args": ["title", "a \"b\" <c> & d &amp; e\nf"]},
+            {"call": "serializers.QName", "args": ["lang"], "as": "qk", "observe": False},
+            {"call": "serializers.QName", "args": ["en"], "as": "qv", "observe": False},
+            {"call": "$q.set", "args": ["$qk", "$qv"]},
+            {"call": "$q.__setattr__", "args": ["text", "q & <text>"]},
+            {"call": "serializers.QName", "args": ["{urn:a\nb}x"], "as": "qn2", "observe": False},
+            {"call": "serializers.Element", "args": ["$qn2"], "as": "q4", "observe": False},
+            {"call": "$root.append", "args": ["$q4"]}]
+    ops += el(None, "none", "root")
+    ops += [{"call": "$none.__setattr__", "args": ["text", "bare & <text> "]}]
+    ops += el("hr", "hr", "none") + el("br", "br", "none") + el("p", "p", "none")
+    ops += [{"call": "$hr.set", "args": ["noshade", "noshade"]},
+            {"call": "$p.set", "args": ["checked", "checked"]},
+            {"call": "$p.set", "args": ["b", "x\ny"]},
+            {"call": "$p.set", "args": ["a", "1"]},
+            {"call": "$p.__setattr__", "args": ["tail", "tail & <t>"]}]
+    ops += el("script", "sc", "root") + el("STYLE", "st", "root") + el("IMG", "img", "root")
+    ops += [{"call": "$sc.__setattr__", "args": ["text", "if (a < b && c) {}"]},
+            {"call": "$st.__setattr__", "args": ["text", "p > a {}"]},
+            {"call": "serializers.to_html_string", "args": ["$root"]},
+            {"call": "serializers.to_xhtml_string", "args": ["$root"]},
+            {"call": "serializers.QName", "args": ["{u}a}b"], "as": "q2", "observe": False},
+            {"call": "serializers.Element", "args": ["$q2"], "as": "e2", "observe": False},
+            {"call": "serializers.to_html_string", "args": ["$e2"]},
+            {"call": "serializers.QName", "args": ["plain"], "as": "q3", "observe": False},
+            {"call": "serializers.Element", "args": ["$q3"], "as": "e3", "observe": False},
+            {"call": "serializers.to_xhtml_string", "args": ["$e3"]}]
+    ops += el("span", "bad")
+    ops += [{"call": "$bad.__setattr__", "args": ["text", 5]},
+            {"call": "serializers.to_html_string", "args": ["$bad"]},
+            {"call": "$bad.__setattr__", "args": ["text", "ok"]},
+            {"call": "$bad.set", "args": ["n", 7]},
+            {"call": "serializers.to_xhtml_string", "args": ["$bad"]}]
+    ops += [{"call": "util.code_escape", "args": ["a < b && c > d &amp;"]},
+            {"call": "util.code_escape", "args": ["plain"]}]
+    return [{"id": "serializers", "covers": ["extending", "html"], "ops": ops}]
+
+
 def cases():
-    return core_cases() + doc_cases() + edge_cases() + api_cases()
+    return (core_cases() + doc_cases() + edge_cases() + api_cases() + extension_cases()
+            + processor_cases() + serializer_cases())
 
 
 def _document(rng, n):
