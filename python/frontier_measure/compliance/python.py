@@ -78,29 +78,42 @@ def _allowed_module(name: str, allowed: list[str]) -> bool:
     return any(name == a or name.startswith(a + ".") for a in allowed)
 
 
-def exact_commands(allow: list[str]) -> tuple[set[str], list[str]]:
-    """The shell commands a task permits one exact call for, `os.system('...')`
-    in `allow` (a released library may run one at import: sqlglot 1.0.0 calls
-    `os.system('')` to switch a Windows console to colours), and the entries
-    that look like exact calls but are not that form. Only this exact call is
-    permitted, in the source (the literal argument) and at run time (the audit
-    hook compares the command), never `os.system` as such."""
+def _literal_argument(call: ast.Call) -> str | None:
+    """The one string literal a call is given, if that is all it is given:
+    the shape of the exact call a task may permit, in `allow` and in the
+    candidate's source alike."""
+    if len(call.args) == 1 and not call.keywords and isinstance(call.args[0], ast.Constant) \
+            and isinstance(call.args[0].value, str):
+        return call.args[0].value
+    return None
+
+
+def split_allow(allow: list[str]) -> tuple[list[str], set[str], list[str]]:
+    """A task's `allow` as (the escape hatches it names, the shell commands it
+    permits one exact call for, the entries that look like exact calls but are
+    not that form). The one exact call is `os.system('...')` (a released
+    library may run one at import: sqlglot 1.0.0 calls `os.system('')` to
+    switch a Windows console to colours); it is permitted in the source (the
+    literal argument) and at run time (the audit hook compares the command),
+    never `os.system` as such."""
+    names: list[str] = []
     commands: set[str] = set()
     bad: list[str] = []
     for entry in allow:
         if "(" not in entry:
+            names.append(entry)
             continue
         try:
             node = ast.parse(entry, mode="eval").body
         except SyntaxError:
             node = None
-        if (isinstance(node, ast.Call) and ast.unparse(node.func) == "os.system"
-                and len(node.args) == 1 and not node.keywords
-                and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
-            commands.add(node.args[0].value)
-        else:
+        command = _literal_argument(node) if isinstance(node, ast.Call) \
+            and ast.unparse(node.func) == "os.system" else None
+        if command is None:
             bad.append(entry)
-    return commands, bad
+        else:
+            commands.add(command)
+    return names, commands, bad
 
 
 def _hatch_key(dotted: str) -> str:
@@ -119,7 +132,7 @@ class _Visitor(ast.NodeVisitor):
         self.modules: set[str] = {"builtins"}  # dotted names known to be modules
         self.findings: list[Finding] = []
         self.allow: set[str] = set(rules.allow)
-        self.commands = exact_commands(list(rules.allow))[0]
+        self.commands = split_allow(list(rules.allow))[1]
         self.accepted: set[int] = set()  # ids of name nodes of permitted exact calls
         self.prohibited = set(rules.prohibited_calls)
 
@@ -287,8 +300,7 @@ class _Visitor(ast.NodeVisitor):
 
     def visit_Call(self, node: ast.Call) -> None:
         fn = self._dotted(node.func)
-        if fn == "os.system" and len(node.args) == 1 and not node.keywords \
-                and isinstance(node.args[0], ast.Constant) and node.args[0].value in self.commands:
+        if fn == "os.system" and _literal_argument(node) in self.commands:
             self.accepted.add(id(node.func))  # the one exact call the task permits
         if fn in ("getattr", "builtins.getattr", "setattr", "delattr") and len(node.args) >= 2:
             base = self._dotted(node.args[0])

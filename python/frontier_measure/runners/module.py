@@ -119,7 +119,7 @@ def configure(task: Task) -> None:
             problems.append(f"{cw}.{key}: must be a list of strings")
             v = []
         setattr(rules, key, v)
-    for bad in python_compliance.exact_commands(rules.allow)[1]:
+    for bad in python_compliance.split_allow(rules.allow)[2]:
         problems.append(f"{cw}.allow: '{bad}' is not an escape hatch's name, nor the one exact "
                         "call that can be permitted, os.system('...') with a string literal")
     ref = reference_dir(root)
@@ -1027,8 +1027,8 @@ class ModuleSession:
                      if p.suffix == ".py" or (p.is_dir() and not p.name.startswith(".")))
         area = sandbox.WORK if self.sandboxed else str(self.base / "candidate")
         # An exact call reaches the hook as "os.system=COMMAND" (bind_audit.cpp).
-        commands = python_compliance.exact_commands(rules.allow)[0]
-        hatches = [a for a in rules.allow if "(" not in a] + [f"os.system={c}" for c in commands]
+        names, commands, _ = python_compliance.split_allow(rules.allow)
+        hatches = names + [f"os.system={c}" for c in commands]
         return {"root": w.root, "allowed": ["__future__", *own, *rules.allowed_imports],
                 "hatches": hatches, "write_roots": [area, "/tmp", "/dev/shm"]}
 
