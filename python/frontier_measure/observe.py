@@ -135,6 +135,12 @@ def _no_ext(code: int, data: bytes) -> Any:
     raise DecodeError(f"extension type {code} in a reply (replies are plain data)")
 
 
+# A Python str may hold lone surrogates ('\ud800' is a value a library can
+# return); strict UTF-8 cannot carry them, so strings cross the wire with
+# the surrogates passed through, and come back as the same str.
+STR_ERRORS = "surrogatepass"
+
+
 def unpack_reply(data: bytes, max_values: int) -> Any:
     """Decode a worker's reply: plain data only, and at most `max_values`
     values, counted before anything is built (decoding builds one Python
@@ -155,12 +161,6 @@ def unpack_reply(data: bytes, max_values: int) -> Any:
         raise
     except Exception as exc:
         raise DecodeError(f"undecodable data: {exc}") from None
-
-
-# A Python str may hold lone surrogates ('\ud800' is a value a library can
-# return); strict UTF-8 cannot carry them, so strings cross the wire with
-# the surrogates passed through, and come back as the same str.
-STR_ERRORS = "surrogatepass"
 
 
 def pack(value: Any) -> bytes:
