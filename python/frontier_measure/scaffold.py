@@ -210,13 +210,8 @@ memory_mb = 4096
 network_mode = "no-network"
 workdir = "/workspace"
 ''')
-    (dest / "instruction.md").write_text(
-        f"# Faster {entry}\n\n`/workspace/{entry}/` is {origin}. Make it faster.\n\n"
-        "Keep the public API's behaviour exactly (TODO: name it). Use only the modules "
-        "the package already uses; no caching of results across calls, no native code.\n")
-    # The agent platform gives an agent one of three prompts (README, "Running
-    # agents"): drafts of each, to be finished like instruction.md.
-    (dest / "prompts").mkdir()
+    # instruction.md is also the base prompt; the agent platform gives an agent
+    # one of three prompts (README, "Running agents"): drafts of the others.
     task_text = (f"`/workspace/{entry}/` is {origin}. Make it faster.\n\n"
                  "Keep the public API's behaviour exactly (TODO: name it: functions, values, "
                  "exceptions and their messages). Use only the modules the package already "
@@ -224,10 +219,13 @@ workdir = "/workspace"
                  "Your code is judged on held-out cases and timed on generated inputs of "
                  "several sizes: it must be at least TODO x faster than the original on every "
                  "size.\n")
-    (dest / "prompts" / "base.md").write_text(f"# Faster {entry}\n\n{task_text}")
+    instruction = f"# Faster {entry}\n\n{task_text}"
+    (dest / "instruction.md").write_text(instruction)
+    (dest / "prompts").mkdir()
+    (dest / "prompts" / "base.md").write_text(instruction)
     (dest / "prompts" / "descriptive.md").write_text(
-        f"# Faster {entry}\n\n{task_text}\nHow: TODO: where the time goes, and what a "
-        "faster version does instead.\n")
+        f"{instruction}\nHow: TODO: where the time goes, and what a faster version does "
+        "instead.\n")
     (dest / "prompts" / "lazy.md").write_text(f"Make the {entry} package faster.\n")
     (dest / "environment" / "Dockerfile").write_text(
         "FROM python:3.11-slim\n\nWORKDIR /workspace\nCOPY workspace/ /workspace/\n")
