@@ -119,3 +119,28 @@ def test_lines_a_library_marks_no_cover_still_count_as_run(graphs):
     ran = {every: r.coverage["files"]["graphs/graph.py"]["executed_lines"]
            for every, r in runs.items()}
     assert line not in ran[False] and line in ran[True]
+
+
+LOGSTAT = ROOT / "tasks" / "repository" / "logstat"
+
+
+def test_a_repository_program_is_mutated_built_and_run_as_the_candidate(tmp_path):
+    """Repository scale: each mutant of the program's Python source is built
+    and its commands run through a real repository session; a killed mutant
+    names the item that told it apart, and the case that killed it is tried
+    first next time."""
+    report = mutate(LOGSTAT, limit=6, seed=3)
+    assert len(report.outcomes) == 6 and report.drawn_from > 6
+    assert {o.mutant.file for o in report.outcomes} == {"logstat.py"}
+    assert not report.count("not-covered")  # coverage is not measured at this scale
+    killed = [o for o in report.outcomes if o.status == "killed"]
+    assert killed, [(o.mutant.id, o.status) for o in report.outcomes]
+    assert all("/" in o.why or "failed" in o.why for o in killed)
+    assert not report.baseline_ignored
+
+
+def test_mutate_refuses_a_kernel_task_by_name():
+    from frontier_measure.task import TaskError
+
+    with pytest.raises(TaskError, match="not kernel"):
+        mutate(ROOT / "tasks" / "kernel" / "histogram", limit=1)

@@ -642,7 +642,8 @@ def record(task_dir: Path, runs: int | None, isolation: str | None) -> None:
 @_task_errors
 def mutate(task_dir: Path, limit: int | None, seed: int, json_out: Path | None,
            show: str) -> None:
-    """Mutation testing of a module or package task's reference.
+    """Mutation testing of a task's reference (its Python source; module,
+    package and repository scale).
 
     Small changes to the reference, one at a time, each run against the
     functional cases: killed when an observation differs from the golden

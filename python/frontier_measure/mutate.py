@@ -1,8 +1,10 @@
-"""Mutation testing of a module or package task: what its cases miss.
+"""Mutation testing of a task's reference: what its cases miss.
 
-`frontier-measure mutate TASK` makes small changes to the reference S, one at
-a time (a mutant), runs the task's functional cases on each and compares what
-they observe with the golden outputs. A mutant whose observations differ (or
+`frontier-measure mutate TASK` makes small changes to the reference S's Python
+source, one at a time (a mutant), runs the task's functional cases on each and
+compares what they observe with the golden outputs (module and package scale:
+the cases' calls in a child process; repository scale: the program built and
+its commands run as the candidate side of a repository session). A mutant whose observations differ (or
 that fails to import, crashes or hangs) is *killed*; one that the cases cannot
 tell from S *survives*, and its diff shows the author a behaviour no case
 pins down — or an equivalent mutant (the same behaviour written differently),
@@ -11,7 +13,8 @@ which the author lists in `tests/mutants.toml`:
     equivalent = ["pkg/core.py:41:12:lt-to-lte"]   # mutant ids, as reported
 
 Score = killed / (mutants - equivalent). Mutants on lines no case runs
-(coverage.py) are not run: they survive as "not covered".
+(coverage.py, module and package scale) are not run: they survive as "not
+covered".
 
 The mutator is our own, on the AST, because the held-out cases are not a
 pytest suite: maintained tools (mutmut, cosmic-ray, mutatest) drive a test
@@ -32,6 +35,7 @@ import ast
 import difflib
 import os
 import random
+import shutil
 import tempfile
 import time
 import tomllib
@@ -43,7 +47,7 @@ from typing import Any
 from . import golden as golden_file
 from .authoring import copy_code, run_cases
 from .compliance import python as python_compliance
-from .diff import differences
+from .diff import compare_items
 from .runners import load
 from .task import Task, TaskError
 
@@ -331,74 +335,197 @@ def equivalent_ids(task: Task) -> set[str]:
 
 def mutate(path: str | Path, *, limit: int | None = None, seed: int = 0,
            progress: Callable[[str], None] | None = None) -> MutationReport:
-    """Run every mutant of a module or package task's reference (or `limit`
-    of them, drawn with `seed`) against its functional cases."""
+    """Run every mutant of a module, package or repository task's reference
+    (or `limit` of them, drawn with `seed`) against its functional cases."""
     started = time.perf_counter()
     task, runner = load(path)
-    if task.scale not in ("module", "package"):
-        raise TaskError(task.path, [f"mutate works on module and package tasks, not {task.scale}"])
+    if task.scale not in ("module", "package", "repository"):
+        raise TaskError(task.path, [f"mutate works on module, package and repository tasks "
+                                    f"(Python sources), not {task.scale}"])
     recorded = golden_file.load(task, golden_file.digest(task.reference_dir,
                                                          runner.held_out(task)))
-    expected: dict[str, Any] = recorded["items"]
     cases = runner.cases(task)
     equivalent = equivalent_ids(task)
     report = MutationReport(task=task.name)
     with tempfile.TemporaryDirectory(prefix="fm-mutate-") as tmp:
-        root = copy_code(task, task.reference_dir, Path(tmp))
-        t0 = time.perf_counter()
-        base = run_cases(task, root, cases, coverage=True, every_line=True,
-                         timeout=max(60.0, task.case_timeout_s))
-        base_s = time.perf_counter() - t0
-        if base.error or base.failures:
-            raise TaskError(task.path, [f"the reference does not run its cases here: "
-                                        f"{base.error or next(iter(base.failures.items()))}"])
-        # Items this plain run cannot reproduce (they depend on the worker's
-        # surroundings) cannot tell mutants apart: they are left out.
-        compared = {k: v for k, v in expected.items()
-                    if k in base.items and not differences(v, base.items[k], task.tolerance)}
-        report.baseline_ignored = sorted(set(expected) - set(compared))
-        executed: dict[str, set[int]] = {rel: set(f["executed_lines"]) for rel, f in
-                                         (base.coverage or {}).get("files", {}).items()}
-        mutants = [m for rel, p in _sources(task, root) for m in mutants_of(rel, p.read_bytes())]
-        report.drawn_from = len(mutants)
-        if limit is not None and len(mutants) > limit:
-            mutants = sorted(random.Random(seed).sample(mutants, limit),
-                             key=lambda m: (m.file, m.start))
-        timeout = max(10.0, base_s * 5)
-        for n, m in enumerate(mutants):
-            file = root / m.file
-            source = file.read_bytes()
-            diff = m.diff(source)
-            if m.id in equivalent:
-                report.outcomes.append(Outcome(m, "equivalent", "listed in " + MUTANTS_FILE, diff))
-                continue
-            ran = executed.get(m.file, set())
-            if m.line not in ran and m.statement_line not in ran:
-                report.outcomes.append(Outcome(m, "not-covered", "no case runs this line", diff))
-                continue
-            if progress:
-                progress(f"mutant {n + 1}/{len(mutants)} {m.id}")
-            try:
-                file.write_bytes(m.apply(source))
-                run = run_cases(task, root, cases, timeout=timeout)
-            finally:
-                file.write_bytes(source)
-            why = _killed_by(run, compared, task)
-            report.outcomes.append(Outcome(m, "killed" if why else "survived", why or "", diff))
+        judge: _Judge = _ProgramJudge(task, runner, cases, Path(tmp)) \
+            if task.scale == "repository" else _FunctionJudge(task, cases, Path(tmp))
+        judge.excluded = list(recorded["excluded"])
+        with judge:
+            t0 = time.perf_counter()
+            base = judge.baseline()
+            base_s = time.perf_counter() - t0
+            # Items this plain run cannot reproduce (they depend on the worker's
+            # surroundings) cannot tell mutants apart: they are left out.
+            same = {r.id for r in compare_items(recorded["items"], base,
+                                                     excluded=recorded["excluded"],
+                                                     tolerance=task.tolerance) if r.passed}
+            compared = {k: v for k, v in recorded["items"].items() if k in same}
+            report.baseline_ignored = sorted(set(recorded["items"]) - set(compared))
+            mutants = [m for rel, p in judge.sources() for m in mutants_of(rel, p.read_bytes())]
+            report.drawn_from = len(mutants)
+            if limit is not None and len(mutants) > limit:
+                mutants = sorted(random.Random(seed).sample(mutants, limit),
+                                 key=lambda m: (m.file, m.start))
+            timeout = max(10.0, base_s * 5)
+            for n, m in enumerate(mutants):
+                file = judge.root / m.file
+                source = file.read_bytes()
+                diff = m.diff(source)
+                if m.id in equivalent:
+                    report.outcomes.append(Outcome(m, "equivalent", "listed in " + MUTANTS_FILE,
+                                                   diff))
+                    continue
+                if judge.executed is not None:
+                    ran = judge.executed.get(m.file, set())
+                    if m.line not in ran and m.statement_line not in ran:
+                        report.outcomes.append(Outcome(m, "not-covered", "no case runs this line",
+                                                       diff))
+                        continue
+                if progress:
+                    progress(f"mutant {n + 1}/{len(mutants)} {m.id}")
+                try:
+                    file.write_bytes(m.apply(source))
+                    why = judge.killed_by(compared, timeout)
+                finally:
+                    file.write_bytes(source)
+                report.outcomes.append(Outcome(m, "killed" if why else "survived", why or "",
+                                               diff))
     report.elapsed_s = time.perf_counter() - started
     return report
 
 
-def _killed_by(run: Any, expected: dict[str, Any], task: Task) -> str | None:
+class _Judge:
+    """Runs the cases on the code at `root` (a private copy of the reference
+    that each mutant is written into) and says whether the observations
+    differ from the golden items."""
+
+    root: Path
+    executed: dict[str, set[int]] | None = None  # lines the cases run; None: not measured
+    excluded: list[str] | tuple[()] = ()  # what the recording excluded (whole items, or keys of one)
+
+    def sources(self) -> Iterator[tuple[str, Path]]:
+        raise NotImplementedError
+
+    def baseline(self) -> dict[str, Any]:
+        """The items of the unchanged reference (and `executed`, where measured)."""
+        raise NotImplementedError
+
+    def killed_by(self, expected: dict[str, Any], timeout: float) -> str | None:
+        raise NotImplementedError
+
+    def __enter__(self) -> _Judge:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        pass
+
+
+class _FunctionJudge(_Judge):
+    """Module and package scale: all cases in one child process per mutant
+    (authoring.run_cases), coverage.py on the baseline run."""
+
+    def __init__(self, task: Task, cases: list[Any], tmp: Path) -> None:
+        self.task = task
+        self.cases = cases
+        self.root = copy_code(task, task.reference_dir, tmp)
+
+    def sources(self) -> Iterator[tuple[str, Path]]:
+        return _sources(self.task, self.root)
+
+    def baseline(self) -> dict[str, Any]:
+        base = run_cases(self.task, self.root, self.cases, coverage=True, every_line=True,
+                         timeout=max(60.0, self.task.case_timeout_s))
+        if base.error or base.failures:
+            raise TaskError(self.task.path, [
+                f"the reference does not run its cases here: "
+                f"{base.error or next(iter(base.failures.items()))}"])
+        self.executed = {rel: set(f["executed_lines"]) for rel, f in
+                         (base.coverage or {}).get("files", {}).items()}
+        return base.items
+
+    def killed_by(self, expected: dict[str, Any], timeout: float) -> str | None:
+        return _killed_by(run_cases(self.task, self.root, self.cases, timeout=timeout),
+                          expected, self.task, self.excluded)
+
+
+class _ProgramJudge(_Judge):
+    """Repository scale: the mutated program is the candidate side of a real
+    repository session (built by the task's build command, its commands run in
+    the sandbox), observed one case at a time. A mutant is killed at its first
+    differing item, and the case that killed it is tried first on the next
+    mutant: most mutants break the same few cases, so a killed mutant costs a
+    build and a case or two instead of the whole functional run (minutes for a
+    real program). Coverage is not measured here (the commands run other
+    programs in a sandbox), so a mutant on a line no case runs survives."""
+
+    def __init__(self, task: Task, runner: Any, cases: list[Any], tmp: Path) -> None:
+        self.task = task
+        self.cases = list(cases)
+        self.root = tmp / "side"
+        shutil.copytree(task.reference_dir, self.root, symlinks=True,
+                        ignore=lambda _d, names: {n for n in names
+                                                  if python_compliance.ignored(n)})
+        self.session = runner.open_session(task, self.root, isolation="local")
+
+    def sources(self) -> Iterator[tuple[str, Path]]:
+        for dirpath, dirnames, filenames in os.walk(self.root):
+            dirnames[:] = sorted(d for d in dirnames if not python_compliance.ignored(d))
+            for name in sorted(filenames):
+                if name.endswith(".py"):
+                    path = Path(dirpath) / name
+                    yield os.path.relpath(path, self.root), path
+
+    def _items(self, cases: list[Any]) -> tuple[dict[str, Any], str | None]:
+        obs = self.session.observe("candidate", cases)
+        failed = next(iter(obs.failures.items()), None)
+        return obs.items, failed and f"case '{failed[0]}' failed: {failed[1]}"
+
+    def baseline(self) -> dict[str, Any]:
+        build = self.session.build("candidate")
+        if not build.ok:
+            raise TaskError(self.task.path, [f"the reference does not build here: "
+                                             f"{build.status}: {build.log[-400:]}"])
+        items, failed = self._items(self.cases)
+        if failed:
+            raise TaskError(self.task.path, [f"the reference does not run its cases here: "
+                                             f"{failed}"])
+        return items
+
+    def killed_by(self, expected: dict[str, Any], timeout: float) -> str | None:
+        build = self.session.build("candidate")
+        if not build.ok:
+            return f"the build failed: {build.status}"
+        for case in list(self.cases):
+            items, failed = self._items([case])
+            why = failed or _first_difference(
+                {k: v for k, v in expected.items() if k.split("/", 1)[0] == case.id},
+                items, self.task, self.excluded)
+            if why:
+                self.cases.remove(case)
+                self.cases.insert(0, case)
+                return why
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        self.session.close()
+
+
+def _killed_by(run: Any, expected: dict[str, Any], task: Task,
+               excluded: list[str] | tuple[()]) -> str | None:
     if run.error:
-        return run.error
+        return str(run.error)
     if run.failures:
         cid, why = next(iter(run.failures.items()))
         return f"case '{cid}' failed: {why}"
-    for item, value in expected.items():
-        if item not in run.items:
-            return f"{item}: missing"
-        diff = differences(value, run.items[item], task.tolerance)
-        if diff:
-            return f"{item}: {diff[0]}"
+    return _first_difference(expected, run.items, task, excluded)
+
+
+def _first_difference(expected: dict[str, Any], items: dict[str, Any], task: Task,
+                      excluded: list[str] | tuple[()]) -> str | None:
+    """The first item that differs, compared as `eval` compares it."""
+    for r in compare_items(expected, items, excluded=excluded, tolerance=task.tolerance,
+                           missing_reason={}):
+        if not r.passed:
+            return f"{r.id}: {'missing' if r.missing else r.diff[0]}"
     return None
