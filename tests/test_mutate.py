@@ -144,3 +144,10 @@ def test_mutate_refuses_a_kernel_task_by_name():
 
     with pytest.raises(TaskError, match="not kernel"):
         mutate(ROOT / "tasks" / "kernel" / "histogram", limit=1)
+
+
+def test_a_time_budget_stops_the_run_and_says_where(graphs):
+    report = mutate(graphs, limit=8, seed=1, max_time=0)
+    assert report.outcomes == [] and report.drawn_from == 43
+    assert report.stopped == "the time budget (0 s) ran out after 0 of 8 mutants"
+    assert report.to_dict()["stopped"] == report.stopped

@@ -635,13 +635,16 @@ def record(task_dir: Path, runs: int | None, isolation: str | None) -> None:
 @click.option("--max", "limit", type=int, default=None,
               help="Run at most this many mutants (drawn at random with --seed).")
 @click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--max-time", type=click.FloatRange(min=0), default=None, metavar="SECONDS",
+              help="Stop starting mutants after this long and report those run (a random "
+                   "sample: mutants run in an order drawn with --seed). Ctrl-C does the same.")
 @click.option("--json", "json_out", type=click.Path(dir_okay=False, path_type=Path),
               default=None, help="Write every mutant's outcome and diff as JSON.")
 @click.option("--show", type=click.Choice(["survived", "all", "none"]), default="survived",
               show_default=True, help="Which mutants' diffs to print.")
 @_task_errors
-def mutate(task_dir: Path, limit: int | None, seed: int, json_out: Path | None,
-           show: str) -> None:
+def mutate(task_dir: Path, limit: int | None, seed: int, max_time: float | None,
+           json_out: Path | None, show: str) -> None:
     """Mutation testing of a task's reference (its Python source; module,
     package and repository scale).
 
@@ -656,7 +659,11 @@ def mutate(task_dir: Path, limit: int | None, seed: int, json_out: Path | None,
     def progress(msg: str) -> None:
         click.echo(f"\r  {msg[:100]:<100}", nl=False, err=True)
 
-    r = run_mutants(task_dir, limit=limit, seed=seed, progress=progress)
+    import signal
+
+    # A stop from outside (SIGTERM, as from `timeout`) reports like Ctrl-C.
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    r = run_mutants(task_dir, limit=limit, seed=seed, max_time=max_time, progress=progress)
     click.echo("", err=True)
     for o in r.outcomes:
         if show == "all" or (show == "survived" and o.status in ("survived", "not-covered")):
@@ -668,6 +675,8 @@ def mutate(task_dir: Path, limit: int | None, seed: int, json_out: Path | None,
     click.echo(f"{r.task}: {len(r.outcomes)} mutants ({of}), {r.count('killed')} killed, "
                f"{r.count('survived')} survived, {r.count('not-covered')} not covered, "
                f"{r.count('equivalent')} equivalent; score {score} ({r.elapsed_s:.1f} s)")
+    if r.stopped:
+        click.echo(f"  stopped early: {r.stopped}")
     if r.baseline_ignored:
         click.echo(f"  {len(r.baseline_ignored)} golden item(s) not reproduced by a plain run "
                    "of the reference, not compared")

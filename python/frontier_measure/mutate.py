@@ -107,6 +107,7 @@ class MutationReport:
     baseline_ignored: list[str] = field(default_factory=list)
     elapsed_s: float = 0.0
     drawn_from: int = 0  # every mutant of the reference (the outcomes are a sample when fewer)
+    stopped: str = ""  # why the run ended before its last mutant, if it did
 
     def count(self, status: str) -> int:
         return sum(o.status == status for o in self.outcomes)
@@ -121,7 +122,7 @@ class MutationReport:
                 "killed": self.count("killed"), "survived": self.count("survived"),
                 "not_covered": self.count("not-covered"),
                 "equivalent": self.count("equivalent"), "score": self.score,
-                "elapsed_s": round(self.elapsed_s, 2),
+                "elapsed_s": round(self.elapsed_s, 2), "stopped": self.stopped,
                 "baseline_ignored": self.baseline_ignored,
                 "outcomes": [{"id": o.mutant.id, "status": o.status, "why": o.why,
                               "diff": o.diff} for o in self.outcomes]}
@@ -334,9 +335,14 @@ def equivalent_ids(task: Task) -> set[str]:
 
 
 def mutate(path: str | Path, *, limit: int | None = None, seed: int = 0,
+           max_time: float | None = None,
            progress: Callable[[str], None] | None = None) -> MutationReport:
     """Run every mutant of a module, package or repository task's reference
-    (or `limit` of them, drawn with `seed`) against its functional cases."""
+    (or `limit` of them, drawn with `seed`) against its functional cases.
+
+    The mutants run in an order drawn with `seed`, so the ones run before a
+    stop (`max_time` seconds, or Ctrl-C) are a random sample of them, not
+    the first lines of the first file; the report says where it stopped."""
     started = time.perf_counter()
     task, runner = load(path)
     if task.scale not in ("module", "package", "repository"):
@@ -364,26 +370,26 @@ def mutate(path: str | Path, *, limit: int | None = None, seed: int = 0,
             report.baseline_ignored = sorted(set(recorded["items"]) - set(compared))
             mutants = [m for rel, p in judge.sources() for m in mutants_of(rel, p.read_bytes())]
             report.drawn_from = len(mutants)
-            if limit is not None and len(mutants) > limit:
-                mutants = sorted(random.Random(seed).sample(mutants, limit),
-                                 key=lambda m: (m.file, m.start))
+            mutants = random.Random(seed).sample(mutants, min(len(mutants), limit or len(mutants)))
             timeout = max(10.0, base_s * 5)
-            for n, m in enumerate(mutants):
+
+            def judge_one(n: int, m: Mutant) -> None:
                 file = judge.root / m.file
                 source = file.read_bytes()
                 diff = m.diff(source)
                 if m.id in equivalent:
                     report.outcomes.append(Outcome(m, "equivalent", "listed in " + MUTANTS_FILE,
                                                    diff))
-                    continue
+                    return
                 if judge.executed is not None:
                     ran = judge.executed.get(m.file, set())
                     if m.line not in ran and m.statement_line not in ran:
-                        report.outcomes.append(Outcome(m, "not-covered", "no case runs this line",
-                                                       diff))
-                        continue
+                        report.outcomes.append(Outcome(m, "not-covered",
+                                                       "no case runs this line", diff))
+                        return
                 if progress:
-                    progress(f"mutant {n + 1}/{len(mutants)} {m.id}")
+                    progress(f"mutant {n + 1}/{len(mutants)}, {report.count('killed')} killed, "
+                             f"{report.count('survived')} survived so far: {m.id}")
                 try:
                     file.write_bytes(m.apply(source))
                     why = judge.killed_by(compared, timeout)
@@ -391,6 +397,18 @@ def mutate(path: str | Path, *, limit: int | None = None, seed: int = 0,
                     file.write_bytes(source)
                 report.outcomes.append(Outcome(m, "killed" if why else "survived", why or "",
                                                diff))
+
+            try:
+                for n, m in enumerate(mutants):
+                    if max_time is not None and time.perf_counter() - started > max_time:
+                        report.stopped = (f"the time budget ({max_time:g} s) ran out after "
+                                          f"{n} of {len(mutants)} mutants")
+                        break
+                    judge_one(n, m)
+            except KeyboardInterrupt:
+                report.stopped = (f"interrupted after {len(report.outcomes)} of "
+                                  f"{len(mutants)} mutants")
+            report.outcomes.sort(key=lambda o: (o.mutant.file, o.mutant.start, o.mutant.kind))
     report.elapsed_s = time.perf_counter() - started
     return report
 
@@ -402,7 +420,7 @@ class _Judge:
 
     root: Path
     executed: dict[str, set[int]] | None = None  # lines the cases run; None: not measured
-    excluded: list[str] | tuple[()] = ()  # what the recording excluded (whole items, or keys of one)
+    excluded: list[str] | tuple[()] = ()  # what the recording excluded (items, keys of one)
 
     def sources(self) -> Iterator[tuple[str, Path]]:
         raise NotImplementedError
