@@ -14,7 +14,7 @@ import pytest
 from frontier_measure import perf
 from frontier_measure.observe import Ref
 from frontier_measure.runners.module import normalise_ops
-from frontier_measure.worker import OPERATIONS, Worker
+from frontier_measure.worker import OPERATIONS, TimedScript, Worker, split_call
 
 SOURCE = '''
 class Bag:
@@ -129,7 +129,8 @@ def test_every_operation_name_is_refused_elsewhere_and_usable_in_timed_calls(wor
     ops = normalise_ops({"ops": [{"call": "Bag", "args": [5, 6], "as": "b"},
                                  {"op": "len", "args": ["$b"]},
                                  {"op": "[:]", "args": ["$b", None, None, -1]}]})
-    outs = worker._call(ops)
+    script, literals = split_call(ops)
+    outs = TimedScript(script).real(worker.module, literals)
     assert outs[1][0] == 2 and outs[2][0] == [6, 5]
 
 

@@ -79,14 +79,101 @@ def test_observe_ops_results_mutations_stdout_and_exceptions(worker):
 def test_timed_calls_reply_with_digests_of_every_output(worker):
     maker = InputMaker(
         lambda seed: normalise_ops({"call": "sort_in_place", "args": [[seed, 2, 1]]}), 0,
-        values=True)
+        values=False)
     reply = worker.handle(unpack(maker.request(0, 3)[4:]))
+    assert list(reply) == ["digests"]
     assert len(reply["digests"]) == 3 and len(set(reply["digests"])) == 3
-    # Call 2 got seed 1: its argument was sorted in place, and that is what is kept.
-    assert reply["values"][1] == [[None, [[1, 1, 2]]]]
     # A dry run digests the same outputs again without making the calls.
     dry = worker.handle(unpack(maker.request(0, 3, dry=True)[4:]))
     assert dry["digests"] == reply["digests"]
+
+
+def test_timed_calls_compared_with_a_tolerance_reply_with_their_values_only(worker):
+    maker = InputMaker(
+        lambda seed: normalise_ops({"call": "sort_in_place", "args": [[seed, 2, 1]]}), 0,
+        values=True)
+    reply = worker.handle(unpack(maker.request(0, 3)[4:]))
+    assert list(reply) == ["values"]  # a digest as well would only lengthen the path
+    # Call 2 got seed 1: its argument was sorted in place, and that is what is kept.
+    assert reply["values"][1] == [[None, [[1, 1, 2]]]]
+    assert worker.handle(unpack(maker.request(0, 3, dry=True)[4:])) == reply
+
+
+def _timed(worker, ops):
+    """One timed call of `ops` through the compiled script, and its dry run."""
+    maker = InputMaker(lambda seed: normalise_ops({"ops": ops}), 0, values=False)
+    req = unpack(maker.request(0, 1)[4:])
+    worker.handle(req)
+    real = worker.kept[0]
+    worker.handle(unpack(maker.request(0, 1, dry=True)[4:]))
+    return real, worker.kept[0]
+
+
+def test_a_timed_call_runs_each_operation_as_a_case_would(worker):
+    box = worker.module.Box
+    worker.module.odd = types.SimpleNamespace(**{"not-an-identifier": lambda x: x * 2,
+                                                "class": 7})
+    real, _ = _timed(worker, [
+        {"call": "Box", "args": [[1, 2]], "as": "b"},
+        {"call": "$b.add", "args": [3]},
+        {"get": "$b.items", "as": "items"},
+        {"op": "len", "args": ["$items"]},
+        {"call": "sort_in_place", "kwargs": {"xs": [3, 1, 2]}},
+        {"call": "$b.take", "kwargs": {"into": "$items"}},
+        {"call": "fail", "args": ["nope"], "as": "never"},
+        {"call": "odd.not-an-identifier", "args": [21]},
+        {"get": "odd.class"},
+        {"call": "missing", "args": [[5]]},
+        {"call": "Box", "args": ["$items"]},
+    ])
+    values = [v for v, _ in real]
+    assert isinstance(values[0], box) and values[1] == 3 and values[3] == 3
+    assert values[2] is values[0].items  # the live list, taken into itself later on
+    assert values[4] is None and real[4][1] == []  # kwargs are not scanned, as in a case
+    assert real[5][1] == [] and values[2] == [1, 2, 3, 1, 2, 3]
+    assert isinstance(values[6], ValueError) and str(values[6]) == "nope"
+    assert values[7:9] == [42, 7]
+    # A target that fails to resolve: its exception, and its literal arguments scanned.
+    assert isinstance(values[9], AttributeError) and real[9][1] == [[5]]
+    # A kept value passed on is scanned like any argument of a timed call.
+    assert isinstance(values[10], box) and real[10][1] == [values[2]]
+
+
+def test_a_reference_to_a_value_an_operation_failed_to_keep_is_that_operations_error(worker):
+    ops = normalise_ops({"ops": [{"call": "fail", "args": ["x"], "as": "f"},
+                                 {"call": "$f.add", "args": [1]}]})
+    maker = InputMaker(lambda seed: ops, 0, values=False)
+    worker.handle(unpack(maker.request(0, 1)[4:]))
+    assert isinstance(worker.kept[0][1][0], KeyError)
+
+
+def test_a_dry_run_replays_the_real_outputs_and_scans_the_same_arguments(worker):
+    real, dry = _timed(worker, [{"call": "sort_in_place", "args": [[2, 1]]},
+                                {"call": "Box", "as": "b"}, {"call": "$b.add", "args": [[0]]}])
+    assert dry == real
+
+
+def test_a_script_is_compiled_once_per_worker(worker):
+    maker = InputMaker(lambda seed: normalise_ops({"call": "sort_in_place", "args": [[seed]]}),
+                       0, values=False)
+    for block in range(3):
+        worker.handle(unpack(maker.request(block, 4)[4:]))
+    assert len(worker.scripts) == 1
+
+
+def test_names_in_a_script_never_become_code(worker):
+    import ast
+
+    from frontier_measure.worker import _operation_source
+
+    hostile = "x'); import os; os.system('true'); ('"
+    source = _operation_source(["call", f"a.{hostile}", [hostile, None], [[hostile, hostile]],
+                                hostile], dry=False)
+    tree = ast.parse(source)
+    assert not [n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))]
+    # The only calls are the script's own: the target, getattr of odd names, the scan.
+    called = {ast.unparse(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
+    assert called <= {"f", "_getattr", "_is_mutable", "keep", "type", "mut.append"}
 
 
 def test_a_dry_run_without_its_real_run_is_refused(worker):
@@ -114,21 +201,25 @@ def test_input_maker_gives_both_sides_the_same_batches():
     assert maker.request(0, 4) == a and len(made) == 4  # built once, sent to both sides
     b = maker.request(1, 4)
     assert a != b and len(set(made)) == 8  # every call its own seed
-    calls = unpack(a[4:])["calls"]
-    assert [c[0]["args"][0] for c in calls] == made[:4]
+    req = unpack(a[4:])
+    assert len(req["scripts"]) == 1  # the calls share one script
+    assert [literals[0] for _, literals in req["calls"]] == made[:4]
+    # A warm-up call's input is none of a timed batch's.
+    warm = unpack(maker.warm_up(0)[4:])
+    assert warm["warm"] and warm["calls"][0][1][0] not in made[:8]
 
 
 def test_output_check_compares_matching_batches():
     check = OutputCheck(Tolerance())
-    check.add("reference", (1, 0, 0), ["a", "b"], [])
-    check.add("candidate", (1, 0, 0), ["a", "b"], [])
+    check.add("reference", (1, 0, 0), ["a", "b"])
+    check.add("candidate", (1, 0, 0), ["a", "b"])
     # Calibration batches of different sizes share their first inputs.
-    check.add("reference", (1, 0, 1), ["a", "b", "c", "d"], [])
-    check.add("candidate", (1, 0, 1), ["a"], [])
+    check.add("reference", (1, 0, 1), ["a", "b", "c", "d"])
+    check.add("candidate", (1, 0, 1), ["a"])
     assert check.compared == 3
-    check.add("candidate", (2, 0, 0), ["a", "z"], [])
+    check.add("candidate", (2, 0, 0), ["a", "z"])
     with pytest.raises(SideFailure, match="timed call 2 of batch 1") as e:
-        check.add("reference", (2, 0, 0), ["a", "b"], [])
+        check.add("reference", (2, 0, 0), ["a", "b"])
     assert e.value.side == "candidate"
 
 
@@ -136,13 +227,13 @@ def test_output_check_with_tolerance_compares_values_picked_after_the_replies():
     check = OutputCheck(Tolerance(rel=1e-9), per_batch=2)
     exact = [[[canonical(1.0), []]] for _ in range(10)]
     near = [[[canonical(1.0 + 1e-12), []]] for _ in range(10)]
-    check.add("reference", (2, 0, 0), ["r"] * 10, exact)
-    check.add("candidate", (2, 0, 0), ["c"] * 10, near)  # digests differ, values are close
+    check.add("reference", (2, 0, 0), exact)
+    check.add("candidate", (2, 0, 0), near)  # not equal, but close enough
     assert check.compared == 2
     far = [[[canonical(2.0), []]] for _ in range(10)]
-    check.add("reference", (2, 0, 1), ["r"] * 10, exact)
+    check.add("reference", (2, 0, 1), exact)
     with pytest.raises(SideFailure):
-        check.add("candidate", (2, 0, 1), ["r"] * 10, far)
+        check.add("candidate", (2, 0, 1), far)
 
 
 def test_harness_cost_is_the_latest_dry_run_per_call():

@@ -9,15 +9,19 @@ so code under test can neither read requests nor corrupt replies by printing.
     load     {root, entry, policy}  install the run-time compliance policy (an audit
                                    hook, for the candidate), then import the entry
     observe  {ops}                 run a case; its canonical observations
-    run      {calls, values, dry}  run timed calls (one list of operations per
-                                   call, each with its own fresh input); reply
-                                   with a digest of every call's outputs (and,
-                                   with `values`, the canonical outputs). A dry
-                                   run does all of that but the calls: it
-                                   dispatches to a no-op and digests the outputs
-                                   of the last real run again (what the
-                                   measurement path itself costs, see
-                                   runners/module.py `HarnessCost`)
+    run      {scripts, calls,      run timed calls, each with its own fresh input:
+              values, dry, warm}   a call is [index into scripts, its literal
+                                   arguments] (see split_call); reply with a
+                                   digest of every call's outputs, or with
+                                   `values` their canonical forms. A dry run
+                                   does all of that but the calls: it calls a
+                                   no-op and takes the outputs of the last real
+                                   run again (what the measurement path itself
+                                   costs, see runners/module.py `HarnessCost`).
+                                   A warm-up run is a real run whose outputs
+                                   are kept apart, so the batch after it frees
+                                   them and the batch before it inside a timed
+                                   window
     exit     {}
 
 The worker keeps no clock. A timed batch is timed by the evaluator, from the
@@ -33,6 +37,7 @@ is no timer here to patch, and nothing it reports is a cost.
 from __future__ import annotations
 
 import io
+import keyword
 import operator
 import os
 import struct
@@ -121,10 +126,158 @@ OPERATIONS: dict[str, Callable[..., Any]] = {
 }
 
 
+# ------------------------------------------------------------ timed calls, compiled
+#
+# A timed call is a script of operations. Walked one operation at a time --
+# resolve the target, substitute the references, call, scan the arguments --
+# it cost 2.3 us per operation: on package/ledger, whose timed calls are 667
+# operations, twice the oracle's own work, on both sides, inside the timed
+# window. So a timed call travels as its script (the operations without their
+# literal arguments: kind, target, which arguments are references to kept
+# values, under which name a result is kept) and, apart, those literals; the
+# worker compiles each form of operation once and runs a call as those
+# functions one after the other, close to what a timeit snippet written by
+# hand would cost.
+#
+#   script    [[kind, target, [None | name, ...], [[key, None | name], ...], as], ...]
+#             (per argument: None for a literal, else the kept value's name)
+#   literals  every literal argument of the call, positional then keyword, one
+#             operation after the other: one flat list (decoding a container per
+#             operation cost more than running it)
+
+def split_call(ops: list[dict[str, Any]]) -> tuple[list[Any], list[Any]]:
+    """A timed call's operations (runners/module.normalise_ops) as its script
+    and its literal arguments."""
+    script: list[Any] = []
+    literals: list[Any] = []
+    for op in ops:
+        refs = [a.name if isinstance(a, Ref) else None for a in op["args"]]
+        krefs = [[k, v.name if isinstance(v, Ref) else None] for k, v in op["kwargs"].items()]
+        script.append([op["kind"], op["target"], refs, krefs, op.get("as")])
+        literals += [a for a in op["args"] if not isinstance(a, Ref)]
+        literals += [v for v in op["kwargs"].values() if not isinstance(v, Ref)]
+    return script, literals
+
+
+def _attribute(expr: str, name: str) -> str:
+    # A name that is an identifier is read as an attribute; any other through
+    # getattr with the name as a literal: nothing of a name becomes code.
+    if name.isidentifier() and not keyword.iskeyword(name):
+        return f"{expr}.{name}"
+    return f"_getattr({expr}, {name!r})"
+
+
+def _scan(names: list[str]) -> list[str]:
+    """Lines that collect the mutable ones of the named arguments into `mut`."""
+    return ["        mut = []"] + [f"        if type({x}) not in _IMMUTABLE and _is_mutable({x}): "
+                                  f"mut.append({x})" for x in names]
+
+
+def _operation_source(op: list[Any], dry: bool) -> str:
+    """One operation of a script as a function of (module, kept values, the
+    call's literals, the index of this operation's first literal): its value
+    (or exception) with the mutable arguments it was given (their state after
+    the call; keyword arguments are not scanned, as in a case). An operation
+    whose target or kept values cannot be resolved gives that exception, its
+    literal arguments scanned. The dry variant takes every step but the call
+    itself (it calls a no-op) and gives back the real run's output it is
+    handed (`r`): the measurement path without the code under test, for
+    runners/module.py's HarnessCost."""
+    kind, target, refs, krefs, name = op
+    if kind == "op":
+        head = f"_OPS[{target!r}]"
+    else:
+        path = target[1:].split(".") if target.startswith("$") else ["m", *target.split(".")]
+        head = f"env[{path[0]!r}]" if target.startswith("$") else "m"
+        for part in path[1:]:
+            head = _attribute(head, part)
+    n = 0  # literals so far: the next one is L[i + n]
+
+    def value(ref: str | None) -> str:
+        nonlocal n
+        if ref is not None:
+            return f"env[{ref!r}]"
+        n += 1
+        return f"L[i + {n - 1}]"
+
+    args = [value(r) for r in refs]
+    kwargs = [f"{key!r}: {value(r)}" for key, r in krefs]
+    xs = [f"x{k}" for k in range(len(args))]
+    lines = [f"def op(m, env, L, i{', r' if dry else ''}):", "    try:", f"        f = {head}"]
+    lines += [f"        {x} = {e}" for x, e in zip(xs, args, strict=True)]
+    if kwargs:
+        lines.append(f"        k = {{{', '.join(kwargs)}}}")
+    lines += ["    except Exception as exc:", "        v = r[0]" if dry else "        v = exc"]
+    lines += _scan([e for e in args if e.startswith("L[")])
+    lines.append("    else:")
+    if kind == "get":
+        call = "f"
+    else:
+        call = f"{'_noop' if dry else 'f'}({', '.join(xs + (['**k'] if kwargs else []))})"
+    lines += ["        try:", f"            v = {call}"]
+    if dry:
+        lines.append("            v = r[0]")
+    if name is not None:
+        lines.append(f"            env[{name!r}] = v")
+    lines += ["        except Exception as exc:", "            v = r[0]" if dry else "            v = exc"]
+    # A dry run scans the arguments too: it stands for every step of the path
+    # but the call.
+    lines += _scan(xs)
+    lines.append("    return r" if dry else "    return (v, mut)")
+    return "\n".join(lines) + "\n"
+
+
+# Compiled operations by their form: a script of hundreds of operations has a
+# handful of forms (compiling a whole script as one function took 75-400 ms on
+# the bundled package tasks, far more than running it).
+_OPERATIONS_COMPILED: dict[Any, tuple[Callable[..., Any], Callable[..., Any], int]] = {}
+
+
+def _compiled(op: list[Any]) -> tuple[Callable[..., Any], Callable[..., Any], int]:
+    """The real and dry function of an operation, and how many literals it takes."""
+    kind, target, refs, krefs, name = op
+    key = (kind, target, tuple(refs), tuple(tuple(kr) for kr in krefs), name)
+    done = _OPERATIONS_COMPILED.get(key)
+    if done is None:
+        scope: dict[str, Any] = {"_OPS": OPERATIONS, "_getattr": getattr, "_noop": _noop,
+                                 "_is_mutable": _is_mutable, "_IMMUTABLE": _IMMUTABLE}
+        pair = []
+        for dry in (False, True):
+            exec(compile(_operation_source(op, dry), "<timed operation>", "exec"), scope)
+            pair.append(scope.pop("op"))
+        literals = sum(r is None for r in refs) + sum(r is None for _, r in krefs)
+        done = _OPERATIONS_COMPILED[key] = (pair[0], pair[1], literals)
+    return done
+
+
+class TimedScript:
+    """A script as its compiled operations: `real(module, literals)` runs a
+    call, `dry(module, literals, replay)` its dry run (see _operation_source)."""
+
+    def __init__(self, script: list[Any]) -> None:
+        self.plan: list[tuple[Callable[..., Any], Callable[..., Any], int]] = []
+        base = 0
+        for op in script:
+            real, dry, literals = _compiled(op)
+            self.plan.append((real, dry, base))
+            base += literals
+
+    def real(self, m: Any, literals: list[Any]) -> list[tuple[Any, list[Any]]]:
+        env: dict[str, Any] = {}
+        return [op(m, env, literals, i) for op, _, i in self.plan]
+
+    def dry(self, m: Any, literals: list[Any], replay: list[tuple[Any, list[Any]]]
+            ) -> list[tuple[Any, list[Any]]]:
+        env: dict[str, Any] = {}
+        return [op(m, env, literals, i, r) for (_, op, i), r in zip(self.plan, replay, strict=True)]
+
+
 class Worker:
     def __init__(self) -> None:
         self.module: Any = None
         self.kept: list[list[tuple[Any, list[Any]]]] | None = None  # the last real run's outputs
+        self.warm_kept: list[list[tuple[Any, list[Any]]]] | None = None  # a warm-up run's
+        self.scripts: dict[bytes, TimedScript] = {}  # compiled, by their packed form
         # Operations of the last observed case that failed before reaching the
         # code under test: (index, the exception), e.g. a name the module lacks.
         self.unresolved: list[tuple[int, str]] = []
@@ -193,84 +346,61 @@ class Worker:
                         items[f"{j}/kwarg:{k}"] = canonical(kwargs[k])
         return items
 
-    def _call(self, ops: list[dict[str, Any]],
-              replay: list[tuple[Any, list[Any]]] | None = None) -> list[tuple[Any, list[Any]]]:
-        """Run one timed call's operations; each one's value (or exception)
-        with the mutable arguments it was given (their state after the call).
-        With `replay` (a dry run) every step but the call itself is taken, and
-        the values of the real run stand in for the results."""
-        env: dict[str, Any] = {}
-        outs: list[tuple[Any, list[Any]]] = []
-        module = self.module
-        for j, op in enumerate(ops):
-            target = op["target"]
-            args: list[Any] = op["args"]
-            try:
-                kind = op["kind"]
-                if kind == "op":
-                    obj, attr = OPERATIONS[target], ""
-                elif target.startswith("$"):
-                    base, _, attr = target[1:].partition(".")
-                    obj = env[base]
-                else:
-                    obj, attr = module, target
-                for part in attr.split(".") if attr else ():
-                    obj = getattr(obj, part)
-                if kind != "get":
-                    kwargs: dict[str, Any] = op["kwargs"]
-                    args = [env[a.name] if isinstance(a, Ref) else a for a in args]
-                    kwargs = {k: env[v.name] if isinstance(v, Ref) else v for k, v in kwargs.items()}
-                    value = (_noop if replay is not None else obj)(*args, **kwargs)
-                else:
-                    value, args = obj, []
-                if replay is not None:
-                    value = replay[j][0]
-                if "as" in op:
-                    env[op["as"]] = value
-            except Exception as exc:
-                value = exc if replay is None else replay[j][0]
-            # A dry run scans the arguments too: it stands for every step of the
-            # path but the call (without this scan, the dry run of a call of
-            # hundreds of operations cost half of the real run's path).
-            mutated = [a for a in args if _is_mutable(a)]
-            outs.append(replay[j] if replay is not None else (value, mutated))
-        return outs
+    def _script(self, packed: bytes) -> TimedScript:
+        script = self.scripts.get(packed)
+        if script is None:
+            if len(self.scripts) >= 64:  # timing inputs come and go; a few scripts each
+                self.scripts.clear()
+            script = self.scripts[packed] = TimedScript(unpack(packed))
+        return script
 
-    def run(self, calls: list[list[dict[str, Any]]], values: bool, dry: bool = False
-            ) -> dict[str, Any]:
+    def run(self, scripts: list[bytes], calls: list[list[Any]], values: bool, dry: bool = False,
+            warm: bool = False) -> dict[str, Any]:
         """Run every call, each on its own input, and turn its outputs into
         plain data right away: a digest (and the canonical values if asked).
 
         The outputs of a real run are kept until the next real run starts, so
         they are freed inside the next timed window (every batch pays for
         freeing the one before it, on both sides alike) and a dry run can
-        digest them again."""
+        digest them again. A warm-up run (the untimed call before a timed
+        batch) frees nothing and keeps its outputs apart: freeing the last
+        batch's outputs, and its own, stays inside the next timed window."""
         if dry:
             kept = self.kept
             if kept is None or len(kept) != len(calls):
                 return {"error": "a dry run needs the real run of the same batch before it"}
+        elif warm:
+            self.warm_kept = None
+            kept = []
         else:
             self.kept = None
+            self.warm_kept = None
             kept = []
         digests: list[str] = []
         canon: list[Any] = []
         real_stdout = sys.stdout
         sys.stdout = _Sink()
         try:
-            for k, ops in enumerate(calls):
-                outs = self._call(ops, kept[k] if dry else None)
+            module = self.module
+            for k, (index, literals) in enumerate(calls):
+                script = self._script(scripts[index])
+                outs = script.dry(module, literals, kept[k]) if dry else script.real(module, literals)
                 if not dry:
                     kept.append(outs)
-                digests.append(fast_digest(outs))
-                if values:
+                if not values:
+                    digests.append(fast_digest(outs))
+                else:
                     canon.append([[timed_value(v), [timed_value(a) for a in m]]
                                   for v, m in outs])
         finally:
             sys.stdout = real_stdout
-        self.kept = kept
-        reply: dict[str, Any] = {"digests": digests}
-        if values:
-            reply["values"] = canon
+        if warm:
+            self.warm_kept = kept
+        else:
+            self.kept = kept
+        # With the values, the evaluator compares those (with the task's
+        # tolerance): a digest as well would only lengthen the path.
+        reply: dict[str, Any] = {"values": canon} if values else {"digests": digests}
         return reply
 
     # ---- protocol
@@ -278,7 +408,8 @@ class Worker:
     def handle(self, req: dict[str, Any]) -> dict[str, Any]:
         cmd = req.get("cmd")
         if cmd == "run":
-            return self.run(req["calls"], bool(req.get("values")), bool(req.get("dry")))
+            return self.run(req["scripts"], req["calls"], bool(req.get("values")),
+                            bool(req.get("dry")), bool(req.get("warm")))
         if cmd == "observe":
             return {"items": self.observe(req["ops"])}
         if cmd == "load":

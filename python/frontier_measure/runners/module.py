@@ -56,7 +56,7 @@ from ..diff import Tolerance, differences
 from ..isolation import Policy, cgroups, ensure_account, guard_acquire, guard_release, is_root, sandbox, sweep
 from ..observe import DecodeError, Ref, ReplyCapExceeded, from_timed, pack, unpack_reply
 from ..task import Task, TaskError, call_author, check_covers, check_size, get, reference_dir, run_author
-from ..worker import OPERATIONS, VIOLATION_EXIT
+from ..worker import OPERATIONS, VIOLATION_EXIT, split_call
 from . import Build, Case, InputTiming, Observation, Progress, SideFailure, TimingInput
 
 SIDES = ("reference", "candidate")
@@ -705,8 +705,10 @@ class InputMaker:
         self.phase = 0
         self._cache: dict[tuple[int, int, int, bool], bytes] = {}
 
-    def seeds(self, block: int, loops: int) -> list[int]:
-        first = self.base + self.phase * 10**9 + block * 100_000
+    WARM_PHASE = 3  # seeds of warm-up calls: never those of a timed batch (phases 1, 2)
+
+    def seeds(self, block: int, loops: int, phase: int | None = None) -> list[int]:
+        first = self.base + (self.phase if phase is None else phase) * 10**9 + block * 100_000
         return [first + i for i in range(loops)]
 
     def request(self, block: int, loops: int, dry: bool = False) -> bytes:
@@ -714,10 +716,23 @@ class InputMaker:
         if key not in self._cache:
             if len(self._cache) > 8:
                 self._cache.clear()
-            calls = [self.make(s) for s in self.seeds(block, loops)]
-            self._cache[key] = frame({"cmd": "run", "calls": calls, "values": self.values,
-                                      "dry": dry})
+            self._cache[key] = self._run(self.seeds(block, loops), values=self.values, dry=dry)
         return self._cache[key]
+
+    def warm_up(self, block: int) -> bytes:
+        """The untimed call before a timed batch: one call on an input of its own."""
+        return self._run(self.seeds(block, 1, phase=self.WARM_PHASE), values=False, warm=True)
+
+    def _run(self, seeds: list[int], **flags: bool) -> bytes:
+        """A `run` request: each call as the index of its script (worker.split_call;
+        each script once, packed, so the worker can look its compiled form up by
+        those bytes) and its literal arguments."""
+        scripts: dict[bytes, int] = {}
+        calls = []
+        for seed in seeds:
+            script, literals = split_call(self.make(seed))
+            calls.append([scripts.setdefault(pack(script), len(scripts)), literals])
+        return frame({"cmd": "run", "scripts": list(scripts), "calls": calls, **flags})
 
 
 class HarnessCost:
@@ -726,25 +741,27 @@ class HarnessCost:
     operations and turning the outputs into plain data.
 
     Both sides pay it inside their timed window, which pulls every ratio
-    towards 1 (a 13 us call under a 25 us path reads 10x as 6x). It is
-    measured in the reference's worker (trusted code, frozen out of the
-    candidate's reach) by a dry run right after each of its real batches:
+    towards 1 (a 13 us call under a 25 us path reads 10x as 6x). So the path
+    is kept small -- each timed call runs as compiled straight-line code
+    (worker.TimedScript), the evaluator waits on the sides' own CPU
+    (`_on_cpus`), replies carry a digest or the values, not both -- and what
+    remains is measured in the reference's worker (trusted code, frozen out
+    of the candidate's reach) by a dry run after each of its real batches:
     the same request with the calls replaced by a no-op and the real run's
-    outputs digested again, timed by the evaluator like any batch. A candidate's
-    outputs digest to the reference's, so its path costs the same; whatever
-    it costs beyond that (a lazy result, a slow type) stays in its own time.
+    outputs digested again, timed by the evaluator like any batch. A
+    candidate's outputs digest to the reference's, so its path costs the same;
+    whatever it costs beyond that (a lazy result, a slow type) stays in its
+    own time. The candidate's own dry runs never count: a side could make
+    them slow to have more taken off.
 
     Each batch is charged the latest dry run (the reference's batch its own,
-    the candidate's the reference's last one), not the smallest seen: much
-    of the path is waiting (the wake-up of a pinned worker, longer when the
-    machine is busy), which varies from batch to batch with a long tail, and
-    the smallest wait ever seen takes off too little from every batch, on
-    both sides alike, which pulls ratios towards 1 (module/rolling n1000-w50
-    under load: 75x against 122x timed directly; 128x with the latest dry
-    run). The latest dry run waits, in expectation, as long as the batch
-    next to it; its noise goes into the rounds, and so into the interval.
-    The round records keep every batch's raw time and dry run
-    (bench/harness_overhead.py refits the rule from them)."""
+    the candidate's the reference's last one), not the smallest seen: the
+    path varies from batch to batch with a long tail, and the smallest ever
+    seen takes off too little from every batch, on both sides alike, which
+    pulls ratios towards 1. The latest dry run costs, in expectation, what
+    the batch next to it paid; its noise goes into the rounds, and so into
+    the interval. The round records keep every batch's raw time and dry run
+    (bench/harness_overhead.py)."""
 
     def __init__(self) -> None:
         self.wall: list[float] = []
@@ -769,26 +786,25 @@ class OutputCheck:
 
     Exact tasks compare a digest of every call's outputs. With a float
     tolerance digests of equal-enough outputs differ, so every call's
-    canonical outputs come back and some of them are compared with the
-    tolerance: which ones is drawn after the replies are in, from a key the
-    sides never see, so a side cannot be right only where we look."""
+    canonical outputs come back instead and some of them are compared with
+    the tolerance: which ones is drawn after the replies are in, from a key
+    the sides never see, so a side cannot be right only where we look."""
 
     def __init__(self, tolerance: Tolerance, per_batch: int = 6) -> None:
         self.tolerance = tolerance
         self.per_batch = per_batch
         self.key = secrets.randbits(64)
-        self.seen: dict[str, dict[tuple[int, int, int], tuple[list[str], list[Any]]]] = {
-            s: {} for s in SIDES}
+        # Per side, per batch: each call's digest (exact) or outputs (tolerance).
+        self.seen: dict[str, dict[tuple[int, int, int], list[Any]]] = {s: {} for s in SIDES}
         self.compared = 0
 
-    def add(self, side: str, key: tuple[int, int, int], digests: list[str],
-            values: list[Any]) -> None:
-        self.seen[side][key] = (digests, values)
+    def add(self, side: str, key: tuple[int, int, int], outputs: list[Any]) -> None:
+        self.seen[side][key] = outputs
         other = self.seen["candidate" if side == "reference" else "reference"].get(key)
         if other is None:
             return
-        ref, ref_values = self.seen["reference"].pop(key)
-        cand, cand_values = self.seen["candidate"].pop(key)
+        ref = self.seen["reference"].pop(key)
+        cand = self.seen["candidate"].pop(key)
         # Calibration batches of the two sides may differ in size; the shorter
         # one's inputs are the first of the longer one's.
         n = min(len(ref), len(cand))
@@ -798,8 +814,8 @@ class OutputCheck:
         else:
             rng = random.Random(hash((self.key, key)))
             picked = sorted(rng.sample(range(n), min(n, self.per_batch)))
-            bad = [i for i in picked if differences(_from_timed("reference", ref_values[i]),
-                                                    _from_timed("candidate", cand_values[i]),
+            bad = [i for i in picked if differences(_from_timed("reference", ref[i]),
+                                                    _from_timed("candidate", cand[i]),
                                                     self.tolerance)]
             self.compared += len(picked)
         if bad:
@@ -831,6 +847,9 @@ class WorkerSide(_core.Side):
     (`HarnessCost`; the reference's side measures it, with `dry_runs`)."""
 
     HARNESS_FLOOR = 0.1  # a batch is never taken below this share of its raw time
+    # A side whose calls cost less than this each makes one untimed warm-up
+    # call before every timed batch (`measure`).
+    WARM_UP_BELOW_NS = 25_000_000
 
     def __init__(self, name: str, worker: WorkerProcess, inputs: InputMaker, check: OutputCheck,
                  timeout: float, process: int, harness: HarnessCost, dry_runs: bool) -> None:
@@ -851,6 +870,14 @@ class WorkerSide(_core.Side):
         # from them). The candidate's dry runs are recorded but never count.
         self.path: dict[tuple[int, int], tuple[int, int]] = {}
         self.floored = 0  # batches held at HARNESS_FLOOR
+        self.warm_up = False  # set once calibration has seen what a call costs
+
+    def warm(self, block: int) -> None:
+        """One untimed call on an input of its own (InputMaker.warm_up)."""
+        self.worker.send(self.inputs.warm_up(block))
+        reply = self.worker.receive(self.timeout)
+        if not isinstance(reply.get("digests"), list) or len(reply["digests"]) != 1:
+            raise SideFailure(self.name, "worker did not return the output of its warm-up call")
 
     def _exchange(self, request: bytes) -> tuple[dict[str, Any], int, int]:
         cpu0 = self.worker.cpu_ns()
@@ -865,17 +892,35 @@ class WorkerSide(_core.Side):
 
     def measure(self, loops: int) -> _core.Batch:
         block = self.process * 1000 + self.block
-        reply, wall, cpu = self._exchange(self.inputs.request(block, loops))
-        digests, values = reply.get("digests"), reply.get("values", [])
-        if not isinstance(digests, list) or len(digests) != loops or \
-                (self.inputs.values and (not isinstance(values, list) or len(values) != loops)):
+        request = self.inputs.request(block, loops)
+        if self.warm_up:
+            # Every batch follows the other side's, which left the CPU's caches
+            # and predictors to its own code: the first call of a batch then
+            # paid 0.2-0.5 ms more than the rest (module/rolling, module/dedupe
+            # on this VM), on both sides alike, which pulls the ratio of light
+            # calls towards 1. One call on an input of its own, untimed, lets
+            # the batch start from the side's steady state, as a timeit loop
+            # does; it sees none of the batch's inputs.
+            # The timed request is built before it: nothing of ours runs between.
+            self.warm(block)
+        reply, wall, cpu = self._exchange(request)
+        outputs = reply.get("values" if self.inputs.values else "digests")
+        if not isinstance(outputs, list) or len(outputs) != loops:
             raise SideFailure(self.name, "worker did not return the outputs of every timed call")
-        self.check.add(self.name, (self.inputs.phase, self.process, self.block), digests, values)
-        # Both sides make the dry run, so their processes do the same things in
+        self.check.add(self.name, (self.inputs.phase, self.process, self.block), outputs)
+        # Both sides make the dry runs, so their processes do the same things in
         # the same order (a dry run touches the outputs again: the reference's
         # alone doing it would free them from a warmer cache); only the
-        # reference's is measured for the harness cost.
-        _, dry_wall, dry_cpu = self._exchange(self.inputs.request(block, loops, dry=True))
+        # reference's is measured for the harness cost. The second one counts:
+        # right after a batch of heavy calls the path's own code runs from cold
+        # caches (module/rolling's reference: 105 us for a dry run of 6 calls,
+        # the oracle's 54 us; the next dry run 55 us and 46 us). Light calls --
+        # the cheaper side, whose ratio the path distorts most -- leave it warm
+        # in their batch, and the warm path is what their batch paid.
+        dry = self.inputs.request(block, loops, dry=True)
+        self.worker.send(dry)
+        self.worker.receive(self.timeout)
+        _, dry_wall, dry_cpu = self._exchange(dry)
         if self.dry_runs:
             self.harness.add(dry_wall, dry_cpu, loops)
         self.block += 1
@@ -903,6 +948,36 @@ class WorkerSide(_core.Side):
             self.worker.cgroup.thaw()
         else:
             self.worker.handle.resume()
+
+
+@contextlib.contextmanager
+def _on_cpus(cpus: list[int]) -> Iterator[None]:
+    """Run the calling thread on the sides' CPU while it times them.
+
+    A batch is an exchange: the evaluator writes the request and waits, the
+    worker wakes, computes, writes the reply, the evaluator wakes. With the
+    evaluator on another CPU every wake-up crosses CPUs, which on this VM
+    costs tens of microseconds each (an idle virtual CPU has to be woken by
+    the host): an empty request's round trip took 120 us, and a dry run of
+    module/rolling 566 us, against 42 us and 269 us with both on one CPU.
+    That cost is the measurement path's, paid by both sides, and pulls every
+    ratio towards 1. On one CPU, the worker runs while the evaluator waits
+    and the evaluator while the worker waits (the other side is frozen), so
+    nothing competes for it."""
+    if not cpus:
+        yield
+        return
+    try:
+        before = _core.get_affinity()
+        _core.set_affinity(cpus)
+    except _core.IsolationError:
+        yield  # not allowed here: the path stays dearer, nothing else changes
+        return
+    try:
+        yield
+    finally:
+        with contextlib.suppress(_core.IsolationError):
+            _core.set_affinity(before)
 
 
 # --------------------------------------------------------------------- the session
@@ -1110,12 +1185,13 @@ class ModuleSession:
     # ---- performance
     def time(self, inputs: list[TimingInput], progress: Progress | None = None) -> list[InputTiming]:
         results = []
-        for k, t in enumerate(inputs):
-            if progress:
-                progress(f"timing {t.id}")
-            results.append(self._time_one(t, seed=k))
-            if results[-1].error:
-                break  # the candidate is disqualified; no need to time the rest
+        with _on_cpus(self.policy.cpus):
+            for k, t in enumerate(inputs):
+                if progress:
+                    progress(f"timing {t.id}")
+                results.append(self._time_one(t, seed=k))
+                if results[-1].error:
+                    break  # the candidate is disqualified; no need to time the rest
         return results
 
     def _time_one(self, t: TimingInput, seed: int) -> InputTiming:
@@ -1128,6 +1204,7 @@ class ModuleSession:
         loops = 0
 
         sides: list[WorkerSide] = []
+        warm_up: dict[str, bool] = {}  # by side, from calibration, for every block
 
         @contextlib.contextmanager
         def fresh_workers(block: int) -> Iterator[tuple[WorkerSide, WorkerSide]]:
@@ -1142,7 +1219,14 @@ class ModuleSession:
                                  request_timeout, block, harness, dry_runs=True)
                 cand = WorkerSide("candidate", workers["candidate"], maker, check,
                                   request_timeout, block, harness, dry_runs=False)
+                ref.warm_up, cand.warm_up = warm_up.get("reference", False), warm_up.get(
+                    "candidate", False)
                 sides.extend((ref, cand))
+                # A new worker's first call compiles the forms of the timing
+                # input's operations (worker.TimedScript): before calibration
+                # and before any timed batch.
+                for side in (ref, cand):
+                    side.warm(block * 1000 + 999)
                 ref.suspend()
                 cand.suspend()
                 maker.phase = 2  # calibration (phase 1) and rounds never share inputs
@@ -1157,6 +1241,10 @@ class ModuleSession:
             loops = perf.calibrate_loops(ref, cand, int(settings.batch_ms * 1e6),
                                          int(settings.max_batch_ms * 1e6))
             maker.phase = 2
+            for side in (ref, cand):
+                assert isinstance(side, WorkerSide)
+                # What one call of the side's last calibration batch cost, path included.
+                side.warm_up = warm_up[side.name] = side.raw_wall[-1] < WorkerSide.WARM_UP_BELOW_NS
             # Rounds start from a common block count, so the k-th batch of each
             # side gets the same inputs and their outputs can be compared.
             ref.block = cand.block = 0  # type: ignore[attr-defined]
