@@ -9,30 +9,25 @@ reference's worker and takes it off both sides.
 
 For every bundled module and package task and each timing input, side by side
 in one run:
-  harness per call    the dry run's median cost per call (ns), and per batch
+  harness per call    the reference's dry runs' median cost per call, and per batch
   share               harness / the candidate's raw cost per call
-  evaluator           the speedup frontier-measure reports (oracle vs reference):
-                      every batch less the latest dry run of the reference
-  smallest dry run    the same rounds refitted with the rule used before: every
-                      batch less the smallest dry run of its block (from the
-                      raw and dry times the round records keep)
+  evaluator           the speedup frontier-measure reports (oracle vs reference)
   direct              the same calls on the same inputs timed directly, outside
                       the harness (bench/_direct.py: pairs of fresh processes
                       with the workers' interpreter and one hash seed per pair,
-                      the geometric mean of the pairs' ratios and their IQR, GC
-                      on as in the workers; each call's operations compiled to
-                      straight-line Python, as a timeit snippet would be)
+                      the geometric mean of the pairs' ratios and its 95%
+                      interval, GC on as in the workers; each call's operations
+                      compiled to straight-line Python, as a timeit snippet
+                      would be)
   difference          evaluator / direct - 1; target within +-5%
-  mean of last 3      the same rounds refitted with every batch charged the mean
-                      of the reference's last three dry runs (its own included
-                      where it has one) instead of the latest one alone
 
-Usage: python bench/harness_overhead.py [--tasks module/dedupe,...] [--repeats 11]
+Usage: python bench/harness_overhead.py [--tasks module/dedupe,...] [--repeats 31]
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import statistics
 import subprocess
@@ -52,12 +47,13 @@ HERE = Path(__file__).resolve().parent
 
 
 def direct(task, runner, t, loops: int, repeats: int) -> tuple[float, float, float]:
-    """The speedup timed directly, and the interquartile range of its pairs: `repeats`
-    back-to-back pairs of fresh processes, each pair's two processes with the same
-    PYTHONHASHSEED (a different one per pair), the geometric mean of the pairs' ratios.
-    The hash seed is a per-process random effect: on module/csvstats single processes of
-    the same code differed by up to 70% with random seeds and by 15% with one fixed seed;
-    a pair shares it, and a ratio within a pair cancels the slow drift of a shared machine."""
+    """The speedup timed directly, with a 95% interval: `repeats` back-to-back pairs
+    of fresh processes, each pair's two processes with the same PYTHONHASHSEED (a
+    different one per pair), the geometric mean of the pairs' ratios and a Student
+    t interval over the pairs. The hash seed and the memory layout are per-process
+    random effects: on module/csvstats single processes of the same code differed
+    by up to 70% with random seeds and by 15% with one fixed seed; a pair shares the
+    seed, and a ratio within a pair cancels the slow drift of a shared machine."""
     python, sitedirs = worker_python(is_root())
     calls = [t.payload(10**9 + s) for s in range(loops)]
     with tempfile.NamedTemporaryFile(suffix=".msgpack") as f:
@@ -65,7 +61,7 @@ def direct(task, runner, t, loops: int, repeats: int) -> tuple[float, float, flo
         f.flush()
         boot = (f"import site, sys\nfor d in {sitedirs!r}: site.addsitedir(d)\n"
                 f"sys.argv = sys.argv[1:]\nexec(open({str(HERE / '_direct.py')!r}).read())\n")
-        ratios = []
+        logs = []
         for i in range(repeats):
             # Alternate which side goes first, so neither always follows the other.
             order = [("reference", task.reference_dir), ("candidate", task.oracle_dir)]
@@ -75,65 +71,21 @@ def direct(task, runner, t, loops: int, repeats: int) -> tuple[float, float, flo
                                     f.name, str(loops), "7"], capture_output=True, text=True,
                                    check=True, env={**os.environ, "PYTHONHASHSEED": str(i + 1)})
                 cost[side] = float(r.stdout)
-            ratios.append(cost["reference"] / cost["candidate"])
-    q1, _, q3 = statistics.quantiles(ratios, n=4)
-    return statistics.geometric_mean(ratios), q1, q3
-
-
-def smallest_dry_run(rounds: list[dict]) -> float:
-    """The speedup of the same rounds when every batch is charged the smallest
-    dry run of its block (the earlier rule), floored as the runner floors."""
-    smallest: dict[int, int] = {}
-    for r in rounds:
-        smallest[r["block"]] = min(smallest.get(r["block"], r["reference_dry_wall_ns"]),
-                                   r["reference_dry_wall_ns"])
-
-    def net(r: dict, side: str) -> float:
-        raw = r[f"{side}_raw_wall_ns"]
-        return max(raw - smallest[r["block"]], 0.1 * raw)
-
-    s = stats.summarize([net(r, "reference") for r in rounds],
-                        [net(r, "candidate") for r in rounds],
-                        pairs=[r["pair"] for r in rounds], blocks=[r["block"] for r in rounds])
-    return s.speedup
-
-
-def mean_of_last(rounds: list[dict], k: int) -> float:
-    """The speedup of the same rounds when every batch is charged the mean of
-    the reference's last `k` dry runs at its time (k=1 is the runner's rule),
-    in the order the rounds ran, floored as the runner floors."""
-    dry: list[int] = []
-    net: dict[tuple[int, str], float] = {}
-
-    def charge(i: int, side: str) -> None:
-        raw = rounds[i][f"{side}_raw_wall_ns"]
-        h = statistics.fmean(dry[-k:]) if dry else 0.0
-        net[(i, side)] = max(raw - h, 0.1 * raw)
-
-    for i in sorted(range(len(rounds)), key=lambda i: rounds[i]["index"]):
-        r = rounds[i]
-        if r["reference_first"]:
-            dry.append(r["reference_dry_wall_ns"])
-            charge(i, "reference")
-            charge(i, "candidate")
-        else:
-            charge(i, "candidate")
-            dry.append(r["reference_dry_wall_ns"])
-            charge(i, "reference")
-    s = stats.summarize([net[(i, "reference")] for i in range(len(rounds))],
-                        [net[(i, "candidate")] for i in range(len(rounds))],
-                        pairs=[r["pair"] for r in rounds], blocks=[r["block"] for r in rounds])
-    return s.speedup
+            logs.append(math.log(cost["reference"] / cost["candidate"]))
+    mean = statistics.fmean(logs)
+    half = stats.t_quantile(0.975, len(logs) - 1) * statistics.stdev(logs) / math.sqrt(len(logs))
+    return math.exp(mean), math.exp(mean - half), math.exp(mean + half)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--tasks", default="", help="comma-separated scale/name (default: all)")
-    ap.add_argument("--repeats", type=int, default=11, help="pairs of direct runs")
+    ap.add_argument("--repeats", type=int, default=31, help="pairs of direct runs")
     args = ap.parse_args()
     dirs = [ROOT / "tasks" / t for t in args.tasks.split(",")] if args.tasks else [
         p for p in find_tasks(ROOT / "tasks") if p.parent.name in ("module", "package")]
     rows = []
+    within = overlap = 0
     for d in dirs:
         task, runner = runners.load(d)
         started = time.perf_counter()
@@ -142,22 +94,21 @@ def main() -> None:
         inputs = {t.id: t for t in runner.timing_inputs(task)}
         for timing in timings:
             row = timing.to_dict()
-            truth, q1, q3 = direct(task, runner, inputs[timing.id], max(1, timing.loops),
+            truth, lo, hi = direct(task, runner, inputs[timing.id], max(1, timing.loops),
                                    args.repeats)
             h = row["harness_ns_per_call"]
-            old = smallest_dry_run(timing.rounds)
-            last3 = mean_of_last(timing.rounds, 3)
+            diff = row["speedup"] / truth - 1
+            within += abs(diff) <= 0.05
+            overlap += row["ci_low"] <= hi and lo <= row["ci_high"]
             rows.append([f"{task.scale}/{d.name}", timing.id, f"{h / 1e3:.1f} us",
                          f"{h * timing.loops / 1e6:.2f} ms", f"{row['harness_share']:.0%}",
                          f"{row['speedup']:.3f}x [{row['ci_low']:.2f}, {row['ci_high']:.2f}]",
-                         f"{truth:.3f}x [{q1:.2f}, {q3:.2f}]", f"{row['speedup'] / truth - 1:+.1%}",
-                         f"{old:.3f}x ({old / truth - 1:+.1%})",
-                         f"{last3:.3f}x ({last3 / truth - 1:+.1%})"])
+                         f"{truth:.3f}x [{lo:.2f}, {hi:.2f}]", f"{diff:+.1%}"])
         print(f"{d.name}: {time.perf_counter() - started:.0f} s", flush=True)
     show("measurement path cost, and the evaluator's speedup next to direct timing",
          ["task", "timing input", "harness/call", "harness/batch", "share", "evaluator [95% CI]",
-          "direct [pairs' IQR]", "difference", "smallest dry run (difference)",
-          "mean of last 3 (difference)"], rows)
+          "direct [95% CI]", "difference"], rows)
+    print(f"\nwithin +-5%: {within}/{len(rows)}; intervals overlap: {overlap}/{len(rows)}")
 
 
 if __name__ == "__main__":
