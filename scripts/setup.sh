@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 
 debian_packages=(
   python3-venv python3-dev g++ cmake ninja-build   # build of the native core
+  ccache                                           # its later builds (tests, wheel) reuse the first's objects
   linux-perf                                       # perf stat, for cross-checks
   hyperfine                                        # bench: side-by-side comparison
   qemu-user-static                                 # kernel scale: differential tests

@@ -6,8 +6,15 @@ bash scripts/setup.sh
 if [ -f scripts/services.sh ]; then bash scripts/services.sh; fi
 
 echo "== C++ core tests (ctest)"
-cmake -S . -B build/ctest -G Ninja -DFM_BUILD_TESTS=ON -DFM_WERROR=ON >/dev/null
-cmake --build build/ctest >/dev/null
+# The same compiler and flags as the package's own build (g++, as scikit-build-core
+# picks it here), so ccache serves the core's objects from that build. A warning
+# still fails it: ccache replays the compiler's warnings with the objects it serves.
+CXX="${CXX:-g++}" cmake -S . -B build/ctest -G Ninja -DFM_BUILD_TESTS=ON >/dev/null
+cmake --build build/ctest >build/ctest/build.log 2>&1 || { cat build/ctest/build.log; exit 1; }
+if grep -n "warning:" build/ctest/build.log; then
+  echo "the C++ core must build without warnings (-Wall -Wextra and more, CMakeLists.txt)"
+  exit 1
+fi
 ctest --test-dir build/ctest --output-on-failure
 
 echo "== Python tests (pytest)"
