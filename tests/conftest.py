@@ -37,6 +37,9 @@ def _perf_reason() -> str | None:
 
 
 def _skip_reason(marker: str) -> str | None:
+    if marker == "full":
+        return None if os.environ.get("FM_FULL") == "1" else (
+            "in the full run only (FM_FULL=1): CI runs a representative slice of the heavy suites")
     if marker == "needs_root":
         return None if os.geteuid() == 0 else "needs root"
     if marker == "needs_docker":

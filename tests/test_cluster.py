@@ -272,6 +272,7 @@ def test_spec_on_a_cluster_survives_a_node_killed_mid_attempt_and_mid_evaluation
 
 
 @pytest.mark.slow
+@pytest.mark.full  # 70 s; CI kills worker nodes in the spec test above
 @pytest.mark.timeout(600)
 @needs_ray
 @needs_mini
@@ -352,6 +353,7 @@ def _quick_dedupe(tmp_path: Path) -> Path:
 
 
 @pytest.mark.slow
+@pytest.mark.full  # 30 s; CI runs eval --cluster (below) and a node killed mid-evaluation (above)
 @pytest.mark.timeout(900)
 @needs_ray
 def test_eval_of_many_candidates_on_a_cluster_with_a_node_killed_mid_evaluation(
