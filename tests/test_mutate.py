@@ -139,11 +139,34 @@ def test_a_repository_program_is_mutated_built_and_run_as_the_candidate(tmp_path
     assert not report.baseline_ignored
 
 
+def test_the_task_is_read_once_so_editing_it_during_a_run_changes_nothing(tmp_path):
+    """A run takes long enough for its author to add a fixture meanwhile: the
+    mutants still run on the task as it was when the run started (a new file
+    in the fixtures would otherwise show as a difference and kill mutants)."""
+    task = tmp_path / "logstat"
+    shutil.copytree(LOGSTAT, task)
+    added = []
+
+    def edit(_line: str) -> None:
+        if not added:
+            added.append(task / "tests" / "fixtures" / "added_meanwhile.log")
+            added[0].write_text("2026-01-01 00:00:00 ERROR new\n")
+
+    edited = mutate(task, limit=3, seed=5, progress=edit)
+    assert added and added[0].exists()
+    assert not [o.why for o in edited.outcomes if "added_meanwhile" in o.why]
+    plain = mutate(LOGSTAT, limit=3, seed=5)
+    assert [(o.mutant.id, o.status) for o in edited.outcomes] == \
+        [(o.mutant.id, o.status) for o in plain.outcomes]
+
+
 def test_mutate_refuses_a_kernel_task_by_name():
     from frontier_measure.task import TaskError
 
-    with pytest.raises(TaskError, match="not kernel"):
-        mutate(ROOT / "tasks" / "kernel" / "histogram", limit=1)
+    kernel = ROOT / "tasks" / "kernel" / "histogram"
+    with pytest.raises(TaskError, match="not kernel") as exc:
+        mutate(kernel, limit=1)
+    assert exc.value.path == kernel  # the task named, not the copy mutate reads
 
 
 def test_a_time_budget_stops_the_run_and_says_where(graphs):

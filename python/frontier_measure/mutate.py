@@ -344,6 +344,23 @@ def mutate(path: str | Path, *, limit: int | None = None, seed: int = 0,
     stop (`max_time` seconds, or Ctrl-C) are a random sample of them, not
     the first lines of the first file; the report says where it stopped."""
     started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="fm-mutate-") as tmp:
+        # The task is read from a copy taken now. A run takes minutes to hours,
+        # and an author who edits the cases or adds a fixture meanwhile would
+        # otherwise change what the later mutants run on: a new fixture file
+        # reads as a difference in every case that lists its directory, and
+        # kills mutants that survive.
+        snapshot = Path(tmp) / "task"
+        shutil.copytree(path, snapshot, symlinks=True)
+        try:
+            return _mutate(snapshot, Path(tmp), limit=limit, seed=seed, max_time=max_time,
+                           progress=progress, started=started)
+        except TaskError as exc:
+            raise TaskError(Path(path), exc.problems) from None
+
+
+def _mutate(path: Path, tmp: Path, *, limit: int | None, seed: int, max_time: float | None,
+            progress: Callable[[str], None] | None, started: float) -> MutationReport:
     task, runner = load(path)
     if task.scale not in ("module", "package", "repository"):
         raise TaskError(task.path, [f"mutate works on module, package and repository tasks "
@@ -353,62 +370,61 @@ def mutate(path: str | Path, *, limit: int | None = None, seed: int = 0,
     cases = runner.cases(task)
     equivalent = equivalent_ids(task)
     report = MutationReport(task=task.name)
-    with tempfile.TemporaryDirectory(prefix="fm-mutate-") as tmp:
-        judge: _Judge = _ProgramJudge(task, runner, cases, Path(tmp)) \
-            if task.scale == "repository" else _FunctionJudge(task, cases, Path(tmp))
-        judge.excluded = list(recorded["excluded"])
-        with judge:
-            t0 = time.perf_counter()
-            base = judge.baseline()
-            base_s = time.perf_counter() - t0
-            # Items this plain run cannot reproduce (they depend on the worker's
-            # surroundings) cannot tell mutants apart: they are left out.
-            same = {r.id for r in compare_items(recorded["items"], base,
-                                                     excluded=recorded["excluded"],
-                                                     tolerance=task.tolerance) if r.passed}
-            compared = {k: v for k, v in recorded["items"].items() if k in same}
-            report.baseline_ignored = sorted(set(recorded["items"]) - set(compared))
-            mutants = [m for rel, p in judge.sources() for m in mutants_of(rel, p.read_bytes())]
-            report.drawn_from = len(mutants)
-            mutants = random.Random(seed).sample(mutants, min(len(mutants), limit or len(mutants)))
-            timeout = max(10.0, base_s * 5)
+    judge: _Judge = _ProgramJudge(task, runner, cases, tmp) \
+        if task.scale == "repository" else _FunctionJudge(task, cases, tmp)
+    judge.excluded = list(recorded["excluded"])
+    with judge:
+        t0 = time.perf_counter()
+        base = judge.baseline()
+        base_s = time.perf_counter() - t0
+        # Items this plain run cannot reproduce (they depend on the worker's
+        # surroundings) cannot tell mutants apart: they are left out.
+        same = {r.id for r in compare_items(recorded["items"], base,
+                                                 excluded=recorded["excluded"],
+                                                 tolerance=task.tolerance) if r.passed}
+        compared = {k: v for k, v in recorded["items"].items() if k in same}
+        report.baseline_ignored = sorted(set(recorded["items"]) - set(compared))
+        mutants = [m for rel, p in judge.sources() for m in mutants_of(rel, p.read_bytes())]
+        report.drawn_from = len(mutants)
+        mutants = random.Random(seed).sample(mutants, min(len(mutants), limit or len(mutants)))
+        timeout = max(10.0, base_s * 5)
 
-            def judge_one(n: int, m: Mutant) -> None:
-                file = judge.root / m.file
-                source = file.read_bytes()
-                diff = m.diff(source)
-                if m.id in equivalent:
-                    report.outcomes.append(Outcome(m, "equivalent", "listed in " + MUTANTS_FILE,
-                                                   diff))
-                    return
-                if judge.executed is not None:
-                    ran = judge.executed.get(m.file, set())
-                    if m.line not in ran and m.statement_line not in ran:
-                        report.outcomes.append(Outcome(m, "not-covered",
-                                                       "no case runs this line", diff))
-                        return
-                if progress:
-                    progress(f"mutant {n + 1}/{len(mutants)}, {report.count('killed')} killed, "
-                             f"{report.count('survived')} survived so far: {m.id}")
-                try:
-                    file.write_bytes(m.apply(source))
-                    why = judge.killed_by(compared, timeout)
-                finally:
-                    file.write_bytes(source)
-                report.outcomes.append(Outcome(m, "killed" if why else "survived", why or "",
+        def judge_one(n: int, m: Mutant) -> None:
+            file = judge.root / m.file
+            source = file.read_bytes()
+            diff = m.diff(source)
+            if m.id in equivalent:
+                report.outcomes.append(Outcome(m, "equivalent", "listed in " + MUTANTS_FILE,
                                                diff))
-
+                return
+            if judge.executed is not None:
+                ran = judge.executed.get(m.file, set())
+                if m.line not in ran and m.statement_line not in ran:
+                    report.outcomes.append(Outcome(m, "not-covered",
+                                                   "no case runs this line", diff))
+                    return
+            if progress:
+                progress(f"mutant {n + 1}/{len(mutants)}, {report.count('killed')} killed, "
+                         f"{report.count('survived')} survived so far: {m.id}")
             try:
-                for n, m in enumerate(mutants):
-                    if max_time is not None and time.perf_counter() - started > max_time:
-                        report.stopped = (f"the time budget ({max_time:g} s) ran out after "
-                                          f"{n} of {len(mutants)} mutants")
-                        break
-                    judge_one(n, m)
-            except KeyboardInterrupt:
-                report.stopped = (f"interrupted after {len(report.outcomes)} of "
-                                  f"{len(mutants)} mutants")
-            report.outcomes.sort(key=lambda o: (o.mutant.file, o.mutant.start, o.mutant.kind))
+                file.write_bytes(m.apply(source))
+                why = judge.killed_by(compared, timeout)
+            finally:
+                file.write_bytes(source)
+            report.outcomes.append(Outcome(m, "killed" if why else "survived", why or "",
+                                           diff))
+
+        try:
+            for n, m in enumerate(mutants):
+                if max_time is not None and time.perf_counter() - started > max_time:
+                    report.stopped = (f"the time budget ({max_time:g} s) ran out after "
+                                      f"{n} of {len(mutants)} mutants")
+                    break
+                judge_one(n, m)
+        except KeyboardInterrupt:
+            report.stopped = (f"interrupted after {len(report.outcomes)} of "
+                              f"{len(mutants)} mutants")
+        report.outcomes.sort(key=lambda o: (o.mutant.file, o.mutant.start, o.mutant.kind))
     report.elapsed_s = time.perf_counter() - started
     return report
 
