@@ -35,19 +35,24 @@ def spawn_runs(argv: list[str], reps: int) -> list[tuple[int, int]]:
     return [(int(w), int(c)) for w, c in (line.split() for line in out.splitlines())]
 
 
-def outside_ratio(slow: list[str], fast: list[str], reps: int = 60) -> float:
-    """The true ratio of two CPU-bound commands, start-up included, measured
-    outside the instrument under test: the ratio of the CPU time the kernel
-    charged each (on a quiet machine it is the wall ratio; unlike wall time
-    it hardly moves under load), from alternating bursts of runs."""
+def outside_ratio(slow: list[str], fast: list[str], pairs: int = 200) -> tuple[float, float]:
+    """The true ratio of two commands' wall times, start-up included, measured
+    outside the instrument under test (bench/launch.c: posix_spawn from a small
+    process, the two commands alternating A B, B A), with the half-width of its
+    95% interval (as a factor): the geometric mean of the pairs' ratios, so
+    drift of the machine between runs cancels as it does in the evaluator's
+    own rounds. Bursts of one command then the other, compared by their
+    medians, moved by 1-2% from one burst to the next on a quiet machine."""
+    import math
     import statistics
 
-    a: list[int] = []
-    b: list[int] = []
-    for _ in range(6):
-        a += [c for _, c in spawn_runs(slow, reps // 6)]
-        b += [c for _, c in spawn_runs(fast, reps // 6)]
-    return statistics.median(a) / statistics.median(b)
+    out = subprocess.run([_compiled("launch"), str(pairs), *slow, "--", *fast],
+                         capture_output=True, text=True, check=True).stdout
+    runs = [(line[0], int(line.split()[1])) for line in out.splitlines()]
+    logs = [math.log(runs[i][1] / runs[i + 1][1]) if runs[i][0] == "A"
+            else math.log(runs[i + 1][1] / runs[i][1]) for i in range(0, len(runs), 2)]
+    half = 1.96 * statistics.stdev(logs) / math.sqrt(len(logs))
+    return math.exp(statistics.fmean(logs)), math.exp(half)
 
 
 def _run_ns(exe: str, iters: int) -> int:

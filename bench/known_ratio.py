@@ -3,9 +3,10 @@
   callables  11 vs 10 identical chunks of work: a true 1.10
   commands   a busy loop of 1.1 N vs N and of 2 N vs N iterations; the true
              ratios (start-up included) are measured outside frontier-measure,
-             by bench/launch.c (posix_spawn from a small process), as the
-             ratio of the CPU time the kernel charged each command, under the
-             same load as the trials, just before and just after them (the
+             by bench/launch.c (posix_spawn from a small process, the two
+             commands alternating A B, B A for 200 pairs: the geometric mean
+             of the pairs' wall-time ratios, with its own 95% interval), under
+             the same load as the trials, just before and just after them (the
              truth is their geometric mean; both are shown: start-up does not
              scale with N and costs more on a busy machine, so the true ratio
              of a loaded machine is not the quiet one's)
@@ -68,10 +69,11 @@ def main() -> None:
             for label, make, k in cases[kind]:
                 before = outside_ratio(*commands(k)) if k else None
                 verdicts, intervals, estimates, used, secs = run_trials(make, args.trials, rounds)
-                if k:
+                if k and before:
                     after = outside_ratio(*commands(k))
-                    truth = (before * after) ** 0.5
-                    shown = f"{truth:.4f} ({before:.4f} / {after:.4f})"
+                    truth = (before[0] * after[0]) ** 0.5
+                    shown = (f"{truth:.4f} ({before[0]:.4f} x/ {before[1]:.4f}, "
+                             f"{after[0]:.4f} x/ {after[1]:.4f})")
                 else:
                     truth, shown = 1.10, "1.1000"
                 det = sum(v == "faster" for v in verdicts)
@@ -81,7 +83,7 @@ def main() -> None:
                              f"{secs:.0f}"])
         where = load.describe() if args.load else "no load generator"
     show(f"known ratios ({args.trials} trials, rounds {args.rounds}; {where})",
-         ["sides", "true ratio (before / after)", "median estimate", "detected (>=95%)",
+         ["sides", "true ratio (before, after: x/ its 95% half-width)", "median estimate", "detected (>=95%)",
           "CI coverage (>=95%)", "median rounds", "s"], rows)
 
 
