@@ -60,7 +60,10 @@ def main() -> None:
                  "unterminated.py": "errors", "bad_indent.py": "errors",
                  "tabs.py": "physical", "mixed_indent.py": "physical",
                  "no_newline.py": "physical", "trailing_blank.py": "physical",
-                 "long_lines.py": "physical", "escapes.py": "logical"}.get(p.name, "logical")
+                 "long_lines.py": "physical", "escapes.py": "logical",
+                 "posonly.py": "logical", "dangling_decorator.py": "errors",
+                 "double_colon.py": "errors", "bom_latin1.py": "encodings",
+                 "boundaries.py": "physical", "shebang_docs.py": "physical"}.get(p.name, "logical")
         cases.append((f"misc-{p.stem}", [f"pycodestyle misc/{p.name}",
                                          f"pycodestyle {v} misc/{p.name}"], [cover]))
     special = [
@@ -117,6 +120,44 @@ def main() -> None:
                     "pycodestyle", "pycodestyle --version"], ["errors"]),
         ("unreadable", ["chmod 000 misc/operators.py && pycodestyle misc/operators.py misc/walrus.py; echo status=$?"],
          ["errors"]),
+        ("help", ["pycodestyle --help", "pycodestyle -h misc | head -3"], ["errors"]),
+        # -v names each file and directory, -vv adds each logical line, -vvv each
+        # token, -vvvv each check run (none print the sandbox's path here).
+        ("verbose", ["pycodestyle -v misc/walrus.py proj", "pycodestyle -vv misc/operators.py",
+                     "pycodestyle -vvv misc/lambdas.py misc/posonly.py",
+                     "pycodestyle -vvvv --select=E2 misc/classes.py", "pycodestyle -r -v -q misc"],
+         ["formats"]),
+        # Elapsed time and rates vary; the totals do not.
+        ("benchmark", ["pycodestyle --benchmark -qq misc std/glob.py | sed -n 's/^[0-9.]* *//p'"],
+         ["counting"]),
+        # Written for the task where mutation testing found behaviour no other case
+        # pins down: a visual indent after `with`, a group of one-line defs after
+        # an indented block, a decorator at the end of a file, a backslash between
+        # brackets on a line after one, comments inside a broken operator
+        # expression, a user configuration (XDG_CONFIG_HOME, a relative path so
+        # that -v names the same file every time), a shebang and a #! comment
+        # past the doc length, escapes on the second line of a string, lengths at
+        # the limits, ambiguous names after brackets, soft keywords, one-space
+        # indents, options spelt with underscores, a [pep8] section, and a diff
+        # whose hunks are well formed (change.diff's are not: its second hunk
+        # swallows the rest, so it selects no line with a report).
+        ("mutation-found", ["pycodestyle --select=E,W --ignore= misc/with_continuation.py "
+                            "misc/one_liners.py misc/dangling_decorator.py misc/backslash.py",
+                            "pycodestyle --select=W503,W504 misc/comment_breaks.py",
+                            "XDG_CONFIG_HOME=xdg pycodestyle misc/long_lines.py",
+                            "XDG_CONFIG_HOME=xdg pycodestyle -v misc/long_lines.py",
+                            "pycodestyle --max-doc-length=30 misc/shebang_docs.py",
+                            "pycodestyle -vvv misc/shebang_docs.py",
+                            "pycodestyle --max-line-length=20 --select=E,W misc/boundaries.py",
+                            "pycodestyle --select=E,W --ignore= misc/idents.py misc/soft_keywords.py "
+                            "misc/escapes2.py misc/one_space.py misc/double_colon.py",
+                            "pycodestyle --config=under.cfg misc/long_lines.py",
+                            # The warning names the program's own path: only its text.
+                            "pycodestyle --config=pep8.cfg misc/long_lines.py 2>&1 "
+                            "| sed -n 's/.*UserWarning: //p;/^misc/p'",
+                            "pycodestyle - < misc/bom.py", "pycodestyle --diff < good.diff",
+                            "pycodestyle --diff --select=E3 --show-source < good.diff"],
+         ["logical", "config"]),
         ("encodings-all", ["pycodestyle misc/bom.py misc/crlf.py misc/latin1.py misc/empty.py",
                            "pycodestyle --show-source misc/crlf.py misc/bom.py"], ["encodings"]),
         ("whole-tree", ["pycodestyle --statistics -qq .", "pycodestyle --count --select=E9 ."],

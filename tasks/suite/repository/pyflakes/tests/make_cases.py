@@ -57,6 +57,20 @@ def main() -> None:
         ("usage", ["pyflakes --version", "pyflakes --help", "pyflakes -h",
                    "pyflakes --bogus std/glob.py"], ["usage"]),
         ("clean", ["pyflakes std/keyword.py; echo status=$?"], ["real_code"]),
+        # Written for the task where mutation testing found behaviour no other case
+        # pins down: names rebound on the two forks of an if or a try, annotations of
+        # **kwargs without *args, relative star imports, a def over an argument or a
+        # loop variable, 256 targets before a star, an annotated name read in a
+        # function, names always counted as used, a % at the end of a format,
+        # PYFLAKES_BUILTINS; and a reader that has gone
+        # before pyflakes writes (its SIGPIPE handler exits quietly with status 1; the
+        # interpreter's own message names addresses, so only a traceback is counted).
+        ("extra", ["pyflakes extra/forks.py", "pyflakes extra/rel",
+                   "pyflakes extra/rebinding.py extra/star.py extra/annotated.py",
+                   "PYFLAKES_BUILTINS=Undefined1,Undefined4 pyflakes extra/rebinding.py",
+                   "{ until [ -e gone ]; do sleep 0.05; done; pyflakes extra/forks.py 2>err; "
+                   "echo \"status=$? tracebacks=$(grep -c Traceback err)\" >&2; rm err; } "
+                   "| { exec 0<&-; touch gone; }"], ["names", "imports", "usage"]),
     ]
     cases += special
     out = ["# Functional cases of the pyflakes task: each runs its commands in order, in",
