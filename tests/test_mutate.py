@@ -167,6 +167,8 @@ def test_mutate_refuses_a_kernel_task_by_name():
     with pytest.raises(TaskError, match="not kernel") as exc:
         mutate(kernel, limit=1)
     assert exc.value.path == kernel  # the task named, not the copy mutate reads
+    with pytest.raises(TaskError, match="not a directory"):
+        mutate(ROOT / "tasks" / "no-such-task", limit=1)
 
 
 def test_a_time_budget_stops_the_run_and_says_where(graphs):

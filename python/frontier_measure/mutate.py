@@ -344,6 +344,12 @@ def mutate(path: str | Path, *, limit: int | None = None, seed: int = 0,
     stop (`max_time` seconds, or Ctrl-C) are a random sample of them, not
     the first lines of the first file; the report says where it stopped."""
     started = time.perf_counter()
+    # The task as named is checked first, so that its errors (a missing or
+    # broken directory, a kernel task) name it and nothing is copied for them.
+    named, _ = load(path)
+    if named.scale not in ("module", "package", "repository"):
+        raise TaskError(named.path, [f"mutate works on module, package and repository tasks "
+                                     f"(Python sources), not {named.scale}"])
     with tempfile.TemporaryDirectory(prefix="fm-mutate-") as tmp:
         # The task is read from a copy taken now. A run takes minutes to hours,
         # and an author who edits the cases or adds a fixture meanwhile would
@@ -351,20 +357,17 @@ def mutate(path: str | Path, *, limit: int | None = None, seed: int = 0,
         # reads as a difference in every case that lists its directory, and
         # kills mutants that survive.
         snapshot = Path(tmp) / "task"
-        shutil.copytree(path, snapshot, symlinks=True)
+        shutil.copytree(named.path, snapshot, symlinks=True)
         try:
             return _mutate(snapshot, Path(tmp), limit=limit, seed=seed, max_time=max_time,
                            progress=progress, started=started)
         except TaskError as exc:
-            raise TaskError(Path(path), exc.problems) from None
+            raise TaskError(named.path, exc.problems) from None
 
 
 def _mutate(path: Path, tmp: Path, *, limit: int | None, seed: int, max_time: float | None,
             progress: Callable[[str], None] | None, started: float) -> MutationReport:
     task, runner = load(path)
-    if task.scale not in ("module", "package", "repository"):
-        raise TaskError(task.path, [f"mutate works on module, package and repository tasks "
-                                    f"(Python sources), not {task.scale}"])
     recorded = golden_file.load(task, golden_file.digest(task.reference_dir,
                                                          runner.held_out(task)))
     cases = runner.cases(task)
