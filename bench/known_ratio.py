@@ -69,7 +69,7 @@ def main() -> None:
             for label, make, k in cases[kind]:
                 before = outside_ratio(*commands(k)) if k else None
                 verdicts, intervals, estimates, used, secs = run_trials(make, args.trials, rounds)
-                if k and before:
+                if before is not None:
                     after = outside_ratio(*commands(k))
                     truth = (before[0] * after[0]) ** 0.5
                     shown = (f"{truth:.4f} ({before[0]:.4f} x/ {before[1]:.4f}, "
