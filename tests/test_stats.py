@@ -133,3 +133,68 @@ def test_bad_input_is_refused():
         stats.summarize([1.0] * 6, [1.0] * 7)
     with pytest.raises(ValueError, match="label"):
         stats.summarize([1.0] * 6, [1.0] * 6, pairs=[0, 0, 1], blocks=[0, 0, 0])
+
+
+def _blocks_as_rounds(values):
+    """Rounds whose pairs (one per block) have the given log ratios."""
+    d = np.repeat(np.asarray(values, dtype=float), 2)
+    labels = [i // 2 for i in range(len(d))]
+    return np.exp(d), np.ones(len(d)), labels
+
+
+def test_a_wide_pilot_keeps_the_interval_wide():
+    # A pilot of 8 widely spread blocks, then 24 tight ones: the tight blocks
+    # alone would give a narrow interval, but the pilot's spread sized them.
+    pilot = [0.05, -0.05, 0.04, -0.04, 0.06, -0.06, 0.03, -0.03]
+    ref, cand, labels = _blocks_as_rounds(pilot + [0.001, -0.001] * 12)
+    plain = stats.summarize(ref, cand, pairs=labels, blocks=labels)
+    staged = stats.summarize(ref, cand, pairs=labels, blocks=labels, pilot_blocks=8)
+    sd = float(np.std(pilot, ddof=1))
+    expected = stats.t_quantile(0.975, 7) * sd / math.sqrt(32)
+    assert staged.half_width == pytest.approx(expected)
+    assert staged.half_width > plain.half_width
+    assert staged.speedup == plain.speedup  # the estimate is every block's mean
+    assert staged.lower_bound < plain.lower_bound
+    assert staged.pilot_blocks == 8 and plain.pilot_blocks is None
+
+
+def test_a_tight_pilot_changes_nothing_and_a_pilot_of_everything_is_no_pilot():
+    rng = np.random.default_rng(3)
+    values = list(rng.normal(0.0, 0.001, 8)) + list(rng.normal(0.0, 0.05, 24))
+    ref, cand, labels = _blocks_as_rounds(values)
+    plain = stats.summarize(ref, cand, pairs=labels, blocks=labels)
+    assert stats.summarize(ref, cand, pairs=labels, blocks=labels, pilot_blocks=8).ci_low == \
+        plain.ci_low
+    whole = stats.summarize(ref, cand, pairs=labels, blocks=labels, pilot_blocks=32)
+    assert whole.ci_low == plain.ci_low and whole.pilot_blocks is None
+
+
+def _two_stage_coverage(pilot_aware: bool, trials: int = 3000) -> float:
+    """perf.run_blocks' rule on normal block values (true log ratio 0): a
+    pilot of 8 blocks stops when its half-width is within 1%, else runs the
+    blocks that twice its width predicts. The spread per block is where the
+    bench's commands sit (pilot half-width 0.8-1.3%)."""
+    rng = np.random.default_rng(20261202)
+    covered = 0
+    for _ in range(trials):
+        sigma = rng.uniform(0.009, 0.016)
+        values = list(rng.normal(0.0, sigma, 8))
+        ref, cand, labels = _blocks_as_rounds(values)
+        s = stats.summarize(ref, cand, pairs=labels, blocks=labels)
+        if s.half_width > 0.01:
+            total = math.ceil(8 * 2.0 * (s.half_width / 0.01) ** 2)
+            ref, cand, labels = _blocks_as_rounds(values + list(rng.normal(0.0, sigma, total - 8)))
+            s = stats.summarize(ref, cand, pairs=labels, blocks=labels,
+                                pilot_blocks=8 if pilot_aware else None)
+        covered += s.ci_low <= 1.0 <= s.ci_high
+    return covered / trials
+
+
+def test_the_two_stage_interval_covers_at_its_level():
+    # Over 40,000 trials the pilot-aware rule covers 94.9%, and the same rule
+    # without the pilot's spread about 93% (the defect bench/known_ratio.py
+    # showed: 92-94% of 100 trials). Seeded, so the figures are fixed; 3,000
+    # trials are +-0.4% of Monte Carlo error (one standard error).
+    aware, unaware = _two_stage_coverage(pilot_aware=True), _two_stage_coverage(pilot_aware=False)
+    assert aware >= 0.94
+    assert unaware <= aware - 0.01

@@ -9,7 +9,8 @@ round, is the unit of the interval.
 
 rounds="auto" is a two-stage plan: a pilot of blocks, then one extension sized
 from the pilot's interval (never a second look: stopping as soon as an
-interval happens to look narrow would make intervals too narrow on average).
+interval happens to look narrow would make intervals too narrow on average),
+and the final interval keeps the pilot's spread (stats.py: Stein's rule).
 """
 
 from __future__ import annotations
@@ -312,12 +313,12 @@ def noise_warnings(ref_costs: Sequence[float], cand_costs: Sequence[float]) -> l
 
 
 def summarize(collected: Sequence[Round], cost: str, confidence: float,
-              threshold: float | None) -> stats.Summary:
+              threshold: float | None, pilot_blocks: int | None = None) -> stats.Summary:
     ref = [batch_cost(r.reference, cost) for r in collected]
     cand = [batch_cost(r.candidate, cost) for r in collected]
     return stats.summarize(ref, cand, pairs=[r.pair for r in collected],
                            blocks=[r.block for r in collected], confidence=confidence,
-                           threshold=threshold)
+                           threshold=threshold, pilot_blocks=pilot_blocks)
 
 
 @dataclass
@@ -415,7 +416,8 @@ def run_blocks(
             pilot, planned = planned, total
             for b in range(pilot, total):
                 run_block(b)
-            summary = summarize(collected, cost, confidence, threshold)
+            # The pilot's spread decided the extension, so it stays in the interval.
+            summary = summarize(collected, cost, confidence, threshold, pilot_blocks=pilot)
         if total < wanted and summary.half_width is not None and summary.half_width > plan.precision:
             warnings.append(
                 f"stopped at {summary.blocks} blocks ({len(collected)} rounds) with interval "
