@@ -99,12 +99,16 @@ def main() -> None:
             verdicts = run()
             k = sum(v in ("faster", "slower") for v in verdicts)
             n = len(verdicts)
-            rows.append([label, n, k, f"{k / n:.1%}", f"{clopper_upper(k, n):.1%}", "<= 5%",
+            # The direction tells drift from bias: false positives of an
+            # unbiased interval split evenly; all one way is a systematic
+            # difference between the two sides' positions.
+            split = f"{verdicts.count('faster')} / {verdicts.count('slower')}"
+            rows.append([label, n, k, split, f"{k / n:.1%}", f"{clopper_upper(k, n):.1%}", "<= 5%",
                          f"{time.perf_counter() - t0:.0f}"])
         where = load.describe() if args.load else "no load generator"
     show(f"A/A false positives (alpha = 0.05; {where})",
-         ["sides", "trials", "claimed a difference", "rate", "95% upper bound", "target", "s"],
-         rows)
+         ["sides", "trials", "claimed a difference", "faster / slower", "rate", "95% upper bound",
+          "target", "s"], rows)
 
 
 if __name__ == "__main__":
