@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from frontier_measure import stats
+from frontier_measure import perf, stats
 
 
 @pytest.mark.parametrize(
@@ -182,7 +182,7 @@ def _two_stage_coverage(pilot_aware: bool, trials: int = 3000) -> float:
         ref, cand, labels = _blocks_as_rounds(values)
         s = stats.summarize(ref, cand, pairs=labels, blocks=labels)
         if s.half_width > 0.01:
-            total = math.ceil(8 * 2.0 * (s.half_width / 0.01) ** 2)
+            total = perf.blocks_for_precision(8, s.half_width, 0.01)
             ref, cand, labels = _blocks_as_rounds(values + list(rng.normal(0.0, sigma, total - 8)))
             s = stats.summarize(ref, cand, pairs=labels, blocks=labels,
                                 pilot_blocks=8 if pilot_aware else None)

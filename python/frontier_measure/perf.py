@@ -312,6 +312,13 @@ def noise_warnings(ref_costs: Sequence[float], cand_costs: Sequence[float]) -> l
     return out
 
 
+def blocks_for_precision(pilot: int, half_width: float, precision: float) -> int:
+    """The blocks an extension brings a pilot of `pilot` blocks with interval
+    `half_width` up to: twice what the width predicts for `precision`, since the
+    pilot's own width is noisy and blocks are cheap next to a second look."""
+    return math.ceil(pilot * 2.0 * (half_width / precision) ** 2)
+
+
 def summarize(collected: Sequence[Round], cost: str, confidence: float,
               threshold: float | None, pilot_blocks: int | None = None) -> stats.Summary:
     ref = [batch_cost(r.reference, cost) for r in collected]
@@ -405,10 +412,8 @@ def run_blocks(
                 warnings.append(f"long calls: the pilot of {planned} blocks took {pilot_s:.1f} s, "
                                 f"so the time budget grew from {plan.max_time:g} s to "
                                 f"{budget:.0f} s (max_time_cap_s {plan.max_time_cap:g} s)")
-        # Twice the blocks the pilot's width predicts: the pilot's own width
-        # is noisy, and blocks are cheap next to a second look at the data.
-        wanted = plan.max_blocks if hw is None else math.ceil(
-            planned * 2.0 * (hw / plan.precision) ** 2)
+        wanted = plan.max_blocks if hw is None else blocks_for_precision(planned, hw,
+                                                                         plan.precision)
         affordable = planned + int(max(0.0, budget - (time.perf_counter() - started))
                                    / max(per_block, 1e-9))
         total = min(wanted, plan.max_blocks, affordable)
