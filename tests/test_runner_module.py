@@ -253,3 +253,25 @@ def test_staged_site_is_importable_by_an_unprivileged_account():
     spec.cwd = "/"
     r = _core.run_process(spec)
     assert r.stdout.strip() == b"ok", r.stderr.decode()
+
+
+def test_which_side_starts_first_alternates_between_blocks(tmp_path, monkeypatch):
+    """The second process of a block's pair starts on a machine the first has
+    just disturbed; a fixed order would hand that to one side in every block."""
+    task_dir = quick_task(tmp_path, "module", "dedupe", min_blocks=4, max_blocks=4)
+    task, runner = runners.load(task_dir)
+    first = runner.timing_inputs(task)[0]
+    started: list[str] = []
+    spawn = ModuleSession.spawn
+
+    def recording_spawn(self, side):
+        started.append(side)
+        return spawn(self, side)
+
+    monkeypatch.setattr(ModuleSession, "spawn", recording_spawn)
+    with runner.open_session(task, task.reference_dir) as session:
+        [timing] = session.time([first])
+    assert timing.error is None and timing.summary["blocks"] == 4
+    firsts = started[0::2]
+    assert firsts == ["reference", "candidate", "reference", "candidate"], started
+    assert sorted(started[1::2]) == ["candidate", "candidate", "reference", "reference"]

@@ -1209,11 +1209,16 @@ class ModuleSession:
         @contextlib.contextmanager
         def fresh_workers(block: int) -> Iterator[tuple[WorkerSide, WorkerSide]]:
             # Each block is a new pair of processes. Both start, then both are
-            # frozen before either is timed.
+            # frozen before either is timed. Which side starts (and warms) first
+            # alternates between blocks: the second process of a pair starts on
+            # a machine the first has just disturbed (page cache, allocator,
+            # caches), and a fixed order would give that to one side in every
+            # block, where no round can cancel it.
+            order = SIDES if block % 2 == 0 else SIDES[::-1]
             workers: dict[str, WorkerProcess] = {}
             harness = HarnessCost()
             try:
-                for side in SIDES:
+                for side in order:
                     workers[side] = self.spawn(side)
                 ref = WorkerSide("reference", workers["reference"], maker, check,
                                  request_timeout, block, harness, dry_runs=True)
@@ -1225,10 +1230,11 @@ class ModuleSession:
                 # A new worker's first call compiles the forms of the timing
                 # input's operations (worker.TimedScript): before calibration
                 # and before any timed batch.
-                for side in (ref, cand):
-                    side.warm(block * 1000 + 999)
-                ref.suspend()
-                cand.suspend()
+                by_name = {"reference": ref, "candidate": cand}
+                for name in order:
+                    by_name[name].warm(block * 1000 + 999)
+                for name in order:
+                    by_name[name].suspend()
                 maker.phase = 2  # calibration (phase 1) and rounds never share inputs
                 yield ref, cand
             finally:
