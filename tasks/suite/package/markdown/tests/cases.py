@@ -90,13 +90,22 @@ EDGE = [
     "<div a=\"1\"<b>x</div>\n\n<div\"x\">y</div>\n\n<div a='1' <b>\n\n<div a=1 `b`>q</div>\n",
 ]
 BAD = {95, 96, 106, 108, 141, 206}
+# Examples that leave a tag open at the end of the document (125-127 an
+# unterminated start tag, 615 an attribute value's quote): what Python-Markdown
+# makes of them is what the standard library's html.parser does with an
+# incomplete tag at EOF, which security releases changed (Debian's
+# 3.11.2-6+deb12u8 drops it, CPython 3.11.7 passes it on as text). Left out of
+# the cases, so the golden holds in any interpreter the task runs in; the timing
+# documents still draw them, as both sides run there in the same interpreter.
+STDLIB_DEPENDENT = {125, 126, 127, 615}
 
 
 def core_cases():
     out = []
     groups = {}
     for k, (section, text) in enumerate(EXAMPLES):
-        groups.setdefault(section, []).append((k, text))
+        if k not in STDLIB_DEPENDENT:
+            groups.setdefault(section, []).append((k, text))
     for section, items in groups.items():
         slug = re.sub(r"[^a-z]+", "-", section.lower()).strip("-")
         for start in range(0, len(items), 10):
