@@ -518,7 +518,7 @@ def _author_code(t: Info, kind: str) -> Iterator[tuple[str, str, tuple[str, ...]
         yield f"import-{v}", stmt[v], ()
         yield f"cases()-{v}", f"def cases():\n    {body[v]}", ("cases()",)
         yield f"timing_inputs()-{v}", f"def timing_inputs():\n    {body[v]}", ("timing_inputs()",)
-        if t.scale in ("module", "package"):
+        if t.scale in ("module", "package", "kernel"):
             yield (f"make()-{v}",
                    f"def _bad_make(seed):\n    {body[v]}\n\n"
                    "_good_timing_inputs = timing_inputs\n\n"
@@ -608,6 +608,8 @@ _WRONG_KERNEL = [
                          "_good_timing_inputs()]", ("timing_inputs()[0]", "size")),
     ("timing.stdin=list", "def timing_inputs():\n    return [dict(t, stdin=[1]) for t in "
                           "_good_timing_inputs()]", ("timing_inputs()[0]", "stdin")),
+    ("make()=str", "def timing_inputs():\n    return [dict(t, make=lambda seed: 'x') for t in "
+                   "_good_timing_inputs()]", ("make(", "bytes")),
 ]
 _GOOD = "_good_cases = cases\n_good_timing_inputs = timing_inputs\n"
 

@@ -707,10 +707,14 @@ def mutate(task_dir: Path, limit: int | None, seed: int, max_time: float | None,
 @click.option("--label", metavar="TEXT", help="A short name of this attempt (recorded; shown by report).")
 @click.option("--attempt", "attempt_no", type=click.IntRange(min=1), metavar="N",
               help="The attempt's number within its task (recorded; used by report).")
+@click.option("--timing-seed", type=click.IntRange(0, 2**63 - 1), default=None, metavar="N",
+              help="Make the timing inputs from this seed, to repeat an evaluation on the "
+                   "inputs of its result's performance.timing_seed (default: a fresh secret "
+                   "seed per evaluation, which a candidate cannot know).")
 @_task_errors
 def eval_cmd(target: Path, candidate: tuple[Path, ...], out: Path, cluster: str | None,
              reward: Path | None, isolation: str | None, agent: str | None, label: str | None,
-             attempt_no: int | None, full: bool) -> None:
+             attempt_no: int | None, full: bool, timing_seed: int | None) -> None:
     """Evaluate a candidate on a task, or the oracles of every task below TARGET.
 
     Compliance, then functionality (held-out cases vs golden outputs), then
@@ -737,11 +741,13 @@ def eval_cmd(target: Path, candidate: tuple[Path, ...], out: Path, cluster: str 
     if reward and candidate and candidate[0].resolve() in reward.resolve().parents:
         raise click.UsageError(f"--reward {reward}: inside the candidate's files")
     _check_isolation(isolation)
+    if cluster and timing_seed is not None:
+        raise click.UsageError("--timing-seed is for evaluations run here, not on a cluster")
     if cluster:
         require("ray")
     attempt = {"agent": agent, "label": label, "attempt": attempt_no}
     if cluster or len(candidate) > 1:
-        _eval_many(tasks, list(candidate), out, cluster, isolation, attempt)
+        _eval_many(tasks, list(candidate), out, cluster, isolation, attempt, timing_seed)
         return
     from .evaluate import sweep_leftovers
 
@@ -751,7 +757,7 @@ def eval_cmd(target: Path, candidate: tuple[Path, ...], out: Path, cluster: str 
         m = meter("evaluating")
         res = evaluate(tasks[0], candidate[0] if candidate else None, out=out,
                        isolation=isolation, progress=_stage_progress(m, tasks[0]),
-                       attempt=attempt)
+                       attempt=attempt, timing_seed=timing_seed)
         m.done()
         click.echo(_colour_verdict(evalview.evaluation(res), bool(res.get("strict_success"))))
         if reward:
@@ -770,7 +776,8 @@ def eval_cmd(target: Path, candidate: tuple[Path, ...], out: Path, cluster: str 
         stage("starting")
         try:
             rows.append(evaluate(t, None, out=out, isolation=isolation, progress=stage,
-                                 attempt={"agent": agent, "label": label}))
+                                 attempt={"agent": agent, "label": label},
+                                 timing_seed=timing_seed))
         except Exception as exc:  # one broken task must not hide the others
             rows.append({"task": str(t), "error": str(exc)})
     m.done(f"{len(tasks)} tasks")
@@ -799,7 +806,7 @@ def _candidate_names(candidates: list[Path]) -> list[str]:
 
 
 def _eval_many(tasks: list[Path], candidates: list[Path], out: Path, cluster: str | None,
-               isolation: str | None, attempt: dict) -> None:
+               isolation: str | None, attempt: dict, timing_seed: int | None = None) -> None:
     """Several evaluations: a task's candidates, or the oracles of several tasks;
     on a Ray cluster (one per timing slot of each node) or here, one by one."""
     import time
@@ -853,7 +860,7 @@ def _eval_many(tasks: list[Path], candidates: list[Path], out: Path, cluster: st
             stage("starting")
             try:
                 rows.append(evaluate(t, c, out=d, isolation=isolation, progress=stage,
-                                     attempt=attempt))
+                                     attempt=attempt, timing_seed=timing_seed))
             except Exception as exc:  # one broken evaluation must not hide the others
                 rows.append({"task": str(t), "error": str(exc)})
     m.done(f"{len(jobs)} evaluations")

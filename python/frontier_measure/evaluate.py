@@ -21,7 +21,7 @@ from .environment import environment
 from .isolation import sweep
 from .lock import measurement_lock
 from .perf import COST_UNITS
-from .runners import SideFailure, load
+from .runners import SideFailure, fresh_timing_seed, load
 from .task import Task, TaskError
 
 Progress = Callable[[str], None]
@@ -42,6 +42,7 @@ def evaluate(
     only_cases: Sequence[str] | None = None,
     timing: bool = True,
     attempt: dict[str, Any] | None = None,
+    timing_seed: int | None = None,
 ) -> dict[str, Any]:
     """Evaluate one candidate (default: the task's oracle) on one task; write
     result.json under `out` (as out/<scale>-<task>/result.json) when given.
@@ -52,7 +53,14 @@ def evaluate(
     cases and `timing=False` stops after it; such a result is never a strict
     success (it says which stages were cut short). `attempt` names the
     attempt for reports ("agent", "label", "attempt": see report/model.py);
-    it is recorded at the top of the result, under its seal."""
+    it is recorded at the top of the result, under its seal.
+
+    The timing inputs are made from `timing_seed` (default: a fresh secret
+    one, so no evaluation's inputs can be known beforehand); the seed is
+    recorded as performance.timing_seed once timing is over, so an evaluation
+    can be repeated on the same inputs."""
+    if timing_seed is not None and not 0 <= timing_seed < 2**63:
+        raise ValueError(f"timing_seed {timing_seed}: must be in [0, 2**63)")
     started = time.perf_counter()
     swept = sweep_leftovers()
     task, runner = load(task_path)
@@ -73,7 +81,8 @@ def evaluate(
         if attempt and attempt.get(key) is not None:
             res[key] = attempt[key]
     try:
-        _run(task, runner, cand_dir, res, progress, isolation, only_cases, timing)
+        _run(task, runner, cand_dir, res, progress, isolation, only_cases, timing,
+             fresh_timing_seed() if timing_seed is None else timing_seed)
     except Exception as exc:
         # The evaluation itself could not finish: recorded as such, never as a
         # verdict on the candidate.
@@ -106,7 +115,7 @@ def sweep_leftovers() -> list[str]:
 
 def _run(task: Task, runner: ModuleType, cand_dir: Path, res: dict[str, Any],
          progress: Progress | None, isolation: str | None,
-         only_cases: Sequence[str] | None, timing: bool) -> None:
+         only_cases: Sequence[str] | None, timing: bool, timing_seed: int) -> None:
     # 1. compliance
     if progress:
         progress("compliance")
@@ -197,7 +206,13 @@ def _run(task: Task, runner: ModuleType, cand_dir: Path, res: dict[str, Any],
             res["performance"] = {"ran": False, "skipped": "timing was not asked for"}
             return
         with measurement_lock() as waited:
-            timings = session.time(inputs, progress)
+            try:
+                timings = session.time(inputs, progress, seed=timing_seed)
+            except BaseException:
+                # An evaluation that broke off while timing can be repeated on
+                # the same inputs: the seed is no secret any more.
+                res["performance"]["timing_seed"] = timing_seed
+                raise
         res["isolation"] = session.describe()
         if _violated(session, res):
             return
@@ -208,6 +223,8 @@ def _run(task: Task, runner: ModuleType, cand_dir: Path, res: dict[str, Any],
     res["performance"], failure = results.performance(timings, task.threshold, task.cost,
                                                       COST_UNITS[task.cost])
     res["performance"]["lock_wait_s"] = round(waited, 3)
+    # Only now, with the verdict reached, does the seed leave the evaluator's memory.
+    res["performance"]["timing_seed"] = timing_seed
     # A verdict on a subset of the cases is a quick check, not a strict success.
     res["strict_success"] = failure is None and only_cases is None
     res["failure"] = failure

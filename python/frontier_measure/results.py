@@ -31,7 +31,8 @@ live objects, so its shape is a stable, versioned contract:
                                                # and its dry run's
                                                "reference_raw_wall_ns",
                                                "reference_dry_wall_ns", ...}]}],
-                      "worst_input", "speedup", "verdict", "meets_threshold"},
+                      "worst_input", "speedup", "verdict", "meets_threshold",
+                      "timing_seed"},  # the inputs' seed, drawn afresh per evaluation
       "strict_success": bool,
       "failure": null | {"stage": "compliance"|"functional"|"performance"|"error",
                          "rule", "reason"},

@@ -20,20 +20,30 @@ and a Session (a context manager) over private copies of both sides:
 
     build(side) -> Build             compile/build the side (a no-op for Python)
     observe(side, cases) -> Observation
-    timing_digests(side, inputs) -> {input id: digest}  (timing inputs must be deterministic)
-    time(inputs, progress) -> [InputTiming]             paired rounds per timing input
+    timing_digests(side, inputs) -> {input id: digest}  (timing inputs must be deterministic;
+                                     made with RECORDING_SEED)
+    time(inputs, progress, seed=None) -> [InputTiming]  paired rounds per timing input, on
+                                     inputs made from `seed` (None: a fresh secret one)
     describe() -> dict               isolation and measurement facts for result.json
     violations -> [dict]             what the candidate's run-time compliance checks
                                      reported (an event, its rule, the stack); any is
                                      a compliance failure
     close()
 
+Timing inputs are made by the task's public generators from a seed that
+each evaluation draws afresh and keeps to itself until the verdict
+(`fresh_timing_seed`, `input_seed`): an input learned in one evaluation, or
+computed from the generator with a seed someone guessed, is not the input of
+the next one. Both sides of an evaluation are timed on the same inputs.
+
 Adding a scale means adding one runner file.
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -64,10 +74,29 @@ class Case:
     covers: list[str] = field(default_factory=list)
 
 
+# The seed of the timing inputs `timing_digests` makes while recording: a
+# public one, since the recording only shows that the inputs are deterministic.
+RECORDING_SEED = 0
+
+
+def fresh_timing_seed() -> int:
+    """A new secret seed for one evaluation's timing inputs (63 bits: small
+    enough for any generator that wants a machine integer)."""
+    return secrets.randbits(63)
+
+
+def input_seed(timing_seed: int, input_id: str) -> int:
+    """The seed of one timing input in an evaluation drawn with `timing_seed`:
+    each input of a task gets its own, so two inputs made by one generator are
+    not the same data (nor one a prefix of the other)."""
+    h = hashlib.sha256(f"{timing_seed}/{input_id}".encode()).digest()
+    return int.from_bytes(h[:8], "big") >> 1
+
+
 @dataclass
 class TimingInput:
     """One timing input; `payload` is the runner's own (a seeded input maker,
-    a program's stdin, a command sequence with its setup)."""
+    a maker of a program's stdin, a command sequence with its setup)."""
 
     id: str
     payload: Any
@@ -160,7 +189,8 @@ class Session(Protocol):
     def build(self, side: str) -> Build: ...
     def observe(self, side: str, cases: list[Case]) -> Observation: ...
     def timing_digests(self, side: str, inputs: list[TimingInput]) -> dict[str, str]: ...
-    def time(self, inputs: list[TimingInput], progress: Progress | None = None) -> list[InputTiming]: ...
+    def time(self, inputs: list[TimingInput], progress: Progress | None = None, *,
+             seed: int | None = None) -> list[InputTiming]: ...
     def describe(self) -> dict[str, Any]: ...
     @property
     def violations(self) -> list[dict[str, Any]]: ...

@@ -24,7 +24,9 @@ Settings, in task.toml:
     headers = ["cell.h"]            # fixed interface headers in tests/, used instead of
                                     # any copy the side ships (the side cannot change them)
     harness = "tests/harness.c"     # evaluator-held main()
-    inputs = "tests/inputs.py"      # cases() and timing_inputs(): [{"id", "stdin": bytes}]
+    inputs = "tests/inputs.py"      # cases(): [{"id", "stdin": bytes, "covers"}];
+                                    # timing_inputs(): [{"id", "size", "make": seed -> bytes}]
+                                    # (or a fixed "stdin": public, so a candidate can know it)
     machine = "default"             # simulators/machines/<name>.machine
     opt = "-O2"
     max_instructions = 2000000000   # per run; exceeding it is a functional failure
@@ -48,8 +50,19 @@ from typing import Any
 from .. import sim
 from ..compliance import Finding
 from ..compliance.c import CRules, inspect_object, inspect_sources
-from ..task import Task, TaskError, call_author, check_covers, check_size, get, get_strings
-from . import Build, Case, InputTiming, Observation, Progress, SideFailure, TimingInput
+from ..task import Task, TaskError, call_author, check_covers, check_size, get, get_strings, run_author
+from . import (
+    RECORDING_SEED,
+    Build,
+    Case,
+    InputTiming,
+    Observation,
+    Progress,
+    SideFailure,
+    TimingInput,
+    fresh_timing_seed,
+    input_seed,
+)
 
 SIDES = ("reference", "candidate")
 
@@ -136,16 +149,21 @@ def configure(task: Task) -> None:
 
 def _stdin_list(task: Task, fn: str) -> list[dict[str, Any]]:
     """The author's list, each entry checked: a unique string 'id', bytes
-    'stdin', and 'covers' (cases) or 'size' (timing inputs) of the right type."""
+    'stdin' (a timing input may have a callable 'make(seed)' instead), and
+    'covers' (cases) or 'size' (timing inputs) of the right type."""
     out = []
     problems: list[str] = []
     seen: set[str] = set()
     rel = task.settings.inputs
     for i, raw in enumerate(call_author(task, rel, fn)):
         where = f"{rel} {fn}()[{i}]"
+        made = fn == "timing_inputs" and isinstance(raw, dict) and "stdin" not in raw \
+            and callable(raw.get("make"))
         if not isinstance(raw, dict) or not isinstance(raw.get("id"), str) \
-                or not isinstance(raw.get("stdin"), (bytes, bytearray)):
-            problems.append(f"{where}: needs a string 'id' and bytes 'stdin'")
+                or not (made or isinstance(raw.get("stdin"), (bytes, bytearray))):
+            problems.append(f"{where}: needs a string 'id' and bytes 'stdin'"
+                            + (" or a callable 'make(seed)' returning bytes (not both)"
+                               if fn == "timing_inputs" else ""))
             continue
         if not raw["id"] or "/" in raw["id"] or raw["id"] in seen:
             problems.append(f"{where}.id: '{raw['id']}' is empty, duplicated or contains '/'")
@@ -164,8 +182,33 @@ def cases(task: Task) -> list[Case]:
 
 
 def timing_inputs(task: Task) -> list[TimingInput]:
-    return [TimingInput(t["id"], bytes(t["stdin"]), t["size"])
-            for t in _stdin_list(task, "timing_inputs")]
+    """Each input's payload is a function of the input's seed giving its stdin
+    (a fixed 'stdin' ignores the seed)."""
+    out = []
+    for t in _stdin_list(task, "timing_inputs"):
+        if "stdin" in t:
+            def make(seed: int, _stdin: bytes = bytes(t["stdin"])) -> bytes:
+                return _stdin
+        else:
+            make = _checked_make(task, t["id"], t["make"])
+        out.append(TimingInput(t["id"], make, t["size"]))
+    return out
+
+
+def _checked_make(task: Task, input_id: str, fn: Any) -> Any:
+    """The author's make(seed) as author code: what it raises, a hang, or
+    anything but bytes is a TaskError naming the input."""
+    rel = task.settings.inputs
+
+    def make(seed: int) -> bytes:
+        what = f"timing input '{input_id}': make({seed})"
+        out = run_author(task, rel, what, fn, seed)
+        if not isinstance(out, (bytes, bytearray)):
+            raise TaskError(task.path, [f"{rel} {what}: must return bytes, "
+                                        f"got {type(out).__name__}"])
+        return bytes(out)
+
+    return make
 
 
 def held_out(task: Task) -> list[Path]:
@@ -179,7 +222,13 @@ def item_rule(item_id: str, expected: Any, diff: list[str]) -> str:
 
 
 def validate(task: Task) -> list[str]:
-    return []
+    problems = []
+    for t in timing_inputs(task):
+        try:
+            t.payload(input_seed(RECORDING_SEED, t.id))
+        except TaskError as exc:
+            problems.extend(exc.problems)
+    return problems
 
 
 # --------------------------------------------------------------------- building
@@ -316,20 +365,24 @@ class KernelSession:
     def timing_digests(self, side: str, inputs: list[TimingInput]) -> dict[str, str]:
         out = {}
         for t in inputs:
-            r = self._run(side, t.payload, timing=False)
+            r = self._run(side, t.payload(input_seed(RECORDING_SEED, t.id)), timing=False)
             out[t.id] = hashlib.sha256(repr((r["stdout"], r["exit_code"])).encode()).hexdigest()[:32]
         return out
 
-    def time(self, inputs: list[TimingInput], progress: Progress | None = None) -> list[InputTiming]:
+    def time(self, inputs: list[TimingInput], progress: Progress | None = None, *,
+             seed: int | None = None) -> list[InputTiming]:
+        timing_seed = fresh_timing_seed() if seed is None else seed
         results = []
         for t in inputs:
             if progress:
                 progress(f"timing {t.id}")
             t0 = time.perf_counter()
-            ref = self._run("reference", t.payload, timing=True)
+            # Made once: both sides run on these very bytes.
+            stdin = t.payload(input_seed(timing_seed, t.id))
+            ref = self._run("reference", stdin, timing=True)
             if ref["stats"] is None:
                 raise SideFailure("reference", f"timing input '{t.id}': {ref['fault']}")
-            got = self._run("candidate", t.payload, timing=True)
+            got = self._run("candidate", stdin, timing=True)
             if got["stats"] is None or (got["stdout"], got["exit_code"]) != \
                     (ref["stdout"], ref["exit_code"]):
                 results.append(InputTiming(

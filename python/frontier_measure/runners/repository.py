@@ -27,8 +27,9 @@ Settings, in task.toml:
     command_timeout_s = 30
     fixtures = "tests/fixtures"   # the prepared working directory
     cases = "tests/cases.toml"    # [[case]] id, commands, covers, stdin; [[timing]] id,
-                                  # size, setup (evaluator commands that make the data),
-                                  # commands
+                                  # size, setup (evaluator commands that make the data;
+                                  # $FM_TIMING_SEED is the input's seed, secret and fresh
+                                  # in every evaluation), commands
     nproc, disk_mb, file_size_mb, open_files   # limits of each side
 """
 
@@ -52,7 +53,19 @@ from .. import _core, perf
 from ..compliance import Finding
 from ..isolation import Backend, CommandResult, Policy, open_backend
 from ..task import Task, TaskError, check_covers, check_size, get, read_toml
-from . import Build, Case, InputTiming, Observation, Problem, Progress, SideFailure, TimingInput
+from . import (
+    RECORDING_SEED,
+    Build,
+    Case,
+    InputTiming,
+    Observation,
+    Problem,
+    Progress,
+    SideFailure,
+    TimingInput,
+    fresh_timing_seed,
+    input_seed,
+)
 
 SIDES = ("reference", "candidate")
 COSTS = ("wall", "cpu")
@@ -440,11 +453,13 @@ class RepositorySession:
         return obs
 
     # ---- timing
-    def _prepare(self, t: TimingInput, dest: Path) -> None:
+    def _prepare(self, t: TimingInput, dest: Path, timing_seed: int) -> None:
         """The input's working directory: the fixtures plus what `setup` makes
-        (run by the evaluator, with the task's tests/ at hand as $TESTS)."""
+        (run by the evaluator, with the task's tests/ at hand as $TESTS and the
+        input's seed as $FM_TIMING_SEED; only the data it makes reaches a side)."""
         shutil.copytree(self.task.path / self.settings.fixtures, dest, dirs_exist_ok=True)
-        env = {**os.environ, "TESTS": str(self.task.tests_dir)}
+        env = {**os.environ, "TESTS": str(self.task.tests_dir),
+               "FM_TIMING_SEED": str(input_seed(timing_seed, t.id))}
         for cmd in t.payload.setup:
             r = subprocess.run(["/bin/sh", "-c", cmd], cwd=dest, env=env, capture_output=True)
             if r.returncode != 0:
@@ -459,12 +474,14 @@ class RepositorySession:
         with tempfile.TemporaryDirectory(prefix="fm-timing-") as staging:
             for t in inputs:
                 work = Path(staging) / t.id
-                self._prepare(t, work)
+                self._prepare(t, work, RECORDING_SEED)
                 seen = CommandSequenceSide(self, side, work, t.payload.commands).run_once()[2]
                 out[t.id] = hashlib.sha256(repr(seen).encode()).hexdigest()[:32]
         return out
 
-    def time(self, inputs: list[TimingInput], progress: Progress | None = None) -> list[InputTiming]:
+    def time(self, inputs: list[TimingInput], progress: Progress | None = None, *,
+             seed: int | None = None) -> list[InputTiming]:
+        timing_seed = fresh_timing_seed() if seed is None else seed
         for side in SIDES:
             self._ensure_built(side)
         timing = self.task.timing
@@ -474,7 +491,7 @@ class RepositorySession:
                 if progress:
                     progress(f"timing {t.id}")
                 work = Path(staging) / t.id
-                self._prepare(t, work)
+                self._prepare(t, work, timing_seed)  # one directory, copied for both sides
                 started = time.perf_counter()
                 ref = CommandSequenceSide(self, "reference", work, t.payload.commands)
                 # The reference's own outputs on this input are what every
