@@ -15,7 +15,7 @@ import pytest
 
 from eval_support import CANDIDATES, ROOT, quick_task
 from frontier_measure import harbor, runners
-from frontier_measure.task import find_tasks
+from frontier_measure.task import TaskError, find_tasks
 from frontier_measure.validate import validate
 
 TEMPLATED = find_tasks(ROOT / "tasks", full=True)  # the suite from real code too
@@ -61,6 +61,43 @@ def test_export_carries_what_the_verifier_needs(tmp_path, wheels):
     # The agent's side is unchanged and holds none of the held-out data.
     assert not list((out / "environment").rglob("golden.json"))
     assert find_tasks(tmp_path) == [out]  # tests/task.toml is a copy, not a second task
+
+
+def test_export_makes_the_agent_unprivileged(tmp_path, wheels):
+    # The image's user is the agent's account, owner of the workspace; Harbor is
+    # told the same ([agent] user) and to run the verifier as root.
+    import tomllib
+    for scale, name, workdir in (("module", "dedupe", "/workspace"), ("repository", "logstat", "/app")):
+        out = harbor.export(ROOT / "tasks" / scale / name, tmp_path / name, wheels=wheels)
+        lines = (out / "environment" / "Dockerfile").read_text().splitlines()
+        assert lines[-1] == f"USER {harbor.AGENT_USER}"
+        assert f"chown -R agent:agent {workdir}" in lines[-2]
+        doc = tomllib.loads((out / "task.toml").read_text())
+        assert doc["agent"]["user"] == "agent" and doc["verifier"]["user"] == "root"
+        src = tomllib.loads((ROOT / "tasks" / scale / name / "task.toml").read_text())
+        doc["agent"].pop("user"), doc["verifier"].pop("user")
+        assert doc == src  # nothing else changed
+        assert validate(out) == []
+        assert 'AGENT = "agent"' in (out / "tests" / "test.sh").read_text()
+
+
+def test_export_adds_the_tables_a_task_lacks_and_refuses_a_root_agent(tmp_path, wheels):
+    import tomllib
+    task = tmp_path / "src" / "dedupe"
+    shutil.copytree(ROOT / "tasks" / "module" / "dedupe", task)
+    toml = task / "task.toml"
+    text = toml.read_text()
+    text = text.replace("[agent]\ntimeout_sec = 3600\n", "").replace("[verifier]\n", "[verifier] # ok\n")
+    toml.write_text(text)
+    out = harbor.export(task, tmp_path / "out", wheels=wheels)
+    doc = tomllib.loads((out / "task.toml").read_text())
+    assert doc["agent"] == {"user": "agent"} and doc["verifier"]["user"] == "root"
+    for table, user in (("agent", "root"), ("agent", 0), ("verifier", "agent")):
+        said = f"user = {json.dumps(user)}\n"
+        toml.write_text(text + f"\n[agent]\n{said}" if table == "agent"
+                        else text.replace("[verifier] # ok\n", f"[verifier]\n{said}"))
+        with pytest.raises(TaskError, match=rf"\[{table}\] user"):
+            harbor.export(task, tmp_path / "refused", wheels=wheels)
 
 
 def _uploaded(exported: Path, at: Path) -> Path:

@@ -15,7 +15,9 @@ verifier needs and the agent must never see:
                         nothing of the image (which the agent may have changed)
                         is used, and the image needs no Python of its own
 
-`export()` writes such a task directory; `test_script()` is the one test.sh every
+`export()` writes such a task directory, whose image runs the agent as an
+unprivileged account and whose task.toml tells Harbor so (the verifier, root,
+comes after it in the same container); `test_script()` is the one test.sh every
 bundled task uses (authoring layout and trial layout alike); `Trial` runs a real
 trial with the Docker engine (oracle or nop agent) and reads the reward back.
 """
@@ -31,6 +33,7 @@ import json
 import os
 import pwd
 import re
+import shlex
 import shutil
 import stat
 import subprocess
@@ -65,9 +68,16 @@ def shipped() -> tuple[str, ...]:
     extra = FUZZ_DEPENDENCIES if all(installed(d) for d in FUZZ_DEPENDENCIES) else ()
     return DEPENDENCIES + extra
 BASE_IMAGE = "frontier-measure/base:bookworm-1"
+# The unprivileged account the agent works as in every exported image (see
+# _agent_account): as root it could change what the verifier, which runs as
+# root after it in the same container, loads from the system (/etc/ld.so.preload,
+# the loader's cache, libraries, the tools the sides run).
+AGENT_USER = "agent"
+_ACCOUNT_NAME = re.compile(r"[a-z_][a-z0-9_-]{0,31}")
 ZERO_REWARD = {"reward": 0, "speedup": 0, "functional_pass_rate": 0, "compliant": 0}
 
-# The one verifier script of every task; @NAME@ and @CANDIDATE@ are filled in per task.
+# The one verifier script of every task; @NAME@, @CANDIDATE@ and @AGENT@ are filled in
+# per task.
 TEST_SCRIPT = r"""#!/bin/bash -p
 # Harbor verifier of this task. Generated from the template in
 # python/frontier_measure/harbor.py by `frontier-measure harbor scripts`: edit the
@@ -80,9 +90,10 @@ TEST_SCRIPT = r"""#!/bin/bash -p
 # arrived in this directory, by absolute path: runtime/ (a Python that needs
 # nothing from the image, not even its libc) and wheels/. The verifier itself
 # (the Python below) first stops every process the agent's turn left running,
-# then clears what is not Harbor's from the log directory, and writes
-# reward.json last, always: a flat map of numbers, zero with the reason in
-# error.txt when the evaluator cannot run. Harbor ignores the exit code.
+# then clears what is not Harbor's from the log directory, refuses to judge
+# when the agent could have changed what it loads (see untouched()), and
+# writes reward.json last, always: a flat map of numbers, zero with the reason
+# in error.txt when the evaluator cannot run. Harbor ignores the exit code.
 #
 # In the task directory itself (tests/ next to task.toml) FM_PYTHON names an
 # interpreter that has frontier-measure installed; FM_TASK_DIR, FM_CANDIDATE,
@@ -108,8 +119,10 @@ import importlib.util
 import json
 import math
 import os
+import pwd
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -121,6 +134,7 @@ HERE = Path(sys.argv[1]).resolve()
 GIVEN = dict(a.split("=", 1) for a in sys.argv[2:])
 LOGS = Path(GIVEN.get("FM_LOGS", "/logs/verifier"))
 CANDIDATE = GIVEN.get("FM_CANDIDATE", "@CANDIDATE@")
+AGENT = "@AGENT@"  # the account the agent worked as (made by harbor export)
 HARBOR_FILES = {"test-stdout.txt", "test-stderr.txt"}  # Harbor's own: kept
 ZERO = {"reward": 0, "speedup": 0, "functional_pass_rate": 0, "compliant": 0}
 INITIAL_PID_NAMESPACE = 0xEFFFFFFC  # the kernel's PROC_PID_INIT_INO
@@ -171,14 +185,20 @@ def started(pid):
         return None
 
 
+def in_trial():
+    # The shipped runtime at /tests, in a PID namespace of its own: a trial's
+    # container. Anywhere else (a task directory on a workstation, a CI job)
+    # the processes and the system around are not the agent's.
+    return HERE == Path("/tests") and Path(sys.executable).is_relative_to(HERE / "runtime") \
+        and os.stat("/proc/self/ns/pid").st_ino != INITIAL_PID_NAMESPACE
+
+
 def stop_strays():
     # Whatever the agent's turn left running (a daemon waiting to rewrite
     # reward.json, to load the CPU while one side is timed...) is stopped,
-    # then killed. Only in a trial (the shipped runtime, at /tests) and in a
-    # PID namespace of its own, as in a container: anywhere else that would
-    # be every process of the machine, or of a CI job's container.
-    if HERE != Path("/tests") or not Path(sys.executable).is_relative_to(HERE / "runtime") \
-            or os.stat("/proc/self/ns/pid").st_ino == INITIAL_PID_NAMESPACE:
+    # then killed. Only in a trial: anywhere else that would be every process
+    # of the machine, or of a CI job's container.
+    if not in_trial():
         return 0
     keep, gone = ancestors() | {1}, set()
     # What started with PID 1 (such as Harbor's `sh -c "sleep infinity"`
@@ -225,7 +245,7 @@ def clear_logs():
         LOGS.unlink()
     LOGS.mkdir(parents=True, exist_ok=True)
     for entry in LOGS.iterdir():
-        if entry.name in HARBOR_FILES:
+        if entry.name in HARBOR_FILES and not entry.is_symlink():
             continue
         if entry.is_dir() and not entry.is_symlink():
             shutil.rmtree(entry, ignore_errors=True)
@@ -234,10 +254,93 @@ def clear_logs():
     (LOGS / "out").mkdir()
 
 
+# Where the system must be writable by root alone: what the loader, the C
+# library and the sides' tools come from, and the verifier's own home.
+SYSTEM = ("/etc", "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt",
+          "/root")
+
+
+def untouched():
+    # Why the verifier refuses to judge, or "". The agent worked as AGENT, an
+    # unprivileged account, so it could not change what this verifier (root)
+    # and the evaluator load: the loader reads /etc/ld.so.preload and its
+    # cache, the C library its locale and NSS files, the sides run the image's
+    # tools. That holds only if the agent really was AGENT and the image left
+    # it nothing of the system to write; this checks both as far as can be
+    # seen afterwards. An agent that was root could hide anything (even from
+    # this check, which runs after the loader read its preload file), so
+    # these are tripwires for a trial run wrongly (the agent as root, an image
+    # that hands the agent /usr/local), not a defence against a root agent.
+    # Before any process is started: none of them loads what is refused here.
+    if not in_trial():
+        return ""
+    if os.geteuid() != 0:
+        return (f"the verifier runs as uid {os.geteuid()}, not root: it needs root for the "
+                "sides' accounts and sandboxes ([verifier] user = \"root\")")
+    if os.path.lexists("/etc/ld.so.preload"):
+        return ("/etc/ld.so.preload exists: every program started here would load what it "
+                "names (an agent that was root, or one that could write /etc)")
+    for fd, name in ((1, "output"), (2, "error output")):
+        # Harbor sends test.sh's output to /logs/verifier/test-stdout.txt, in
+        # a directory the agent may write, and opens it as root: through a
+        # link planted there root truncates and writes whatever it points at
+        # (/etc/ld.so.preload, the checklist in /tests) before this runs.
+        # Output to a file must land in LOGS itself.
+        st = os.fstat(fd)
+        if stat.S_ISREG(st.st_mode):
+            at = os.readlink(f"/proc/self/fd/{fd}")
+            try:
+                here = os.path.samestat(os.stat(os.path.dirname(at)), os.stat(LOGS))
+            except OSError:
+                here = False
+            if st.st_nlink != 1 or not here:
+                return (f"the verifier's {name} went to {at}, not into {LOGS}: a link "
+                        "planted there by the agent")
+    try:
+        account = pwd.getpwnam(AGENT)
+    except KeyError:
+        return (f"no account '{AGENT}' here: the agent must work as it (export the task with "
+                "'frontier-measure harbor export', whose Dockerfile makes it)")
+    if account.pw_uid == 0:
+        return f"the agent's account '{AGENT}' is root"
+    groups = set(os.getgrouplist(AGENT, account.pw_gid))
+
+    def writable(st):
+        return (st.st_uid == account.pw_uid or st.st_mode & stat.S_IWOTH
+                or (st.st_mode & stat.S_IWGRP and st.st_gid in groups))
+
+    found = [p for p in ("/",) if writable(os.lstat(p))]
+    todo = [p for p in SYSTEM if os.path.isdir(p) and not os.path.islink(p)]
+    found += [p for p in todo if writable(os.lstat(p))]
+    while todo and len(found) < 5:
+        try:
+            entries = list(os.scandir(todo.pop()))
+        except OSError:
+            continue
+        for e in entries:
+            try:
+                st = e.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            if stat.S_ISLNK(st.st_mode):
+                continue
+            if writable(st):
+                found.append(e.path)
+            if stat.S_ISDIR(st.st_mode):
+                todo.append(e.path)
+    if found:
+        return (f"the agent's account '{AGENT}' can write the system, which the verifier "
+                f"loads from: {', '.join(sorted(found)[:5])}")
+    return ""
+
+
 stopped = stop_strays()
 clear_logs()
 notes = open(LOGS / "install.txt", "w")
 print(f"stopped {stopped} process(es) left by the agent's turn", file=notes, flush=True)
+refused = untouched()
+if refused:
+    finish("not judged: " + refused, 1)
 
 # The task: given, around this directory, or rebuilt from the verifier layout.
 if "FM_TASK_DIR" in GIVEN:
@@ -314,10 +417,26 @@ def candidate_dir(task_dir: Path) -> str:
     return DEFAULT_WORKDIR.get(scale, "/workspace")
 
 
+def agent_user(task_dir: Path) -> str:
+    """The account the agent works as in the task's image: [agent] user, else
+    AGENT_USER. Never root, and a name (the exported Dockerfile creates it)."""
+    doc = _toml(task_dir)
+    user = doc.get("agent", {}).get("user", AGENT_USER)
+    if not isinstance(user, str) or not _ACCOUNT_NAME.fullmatch(user) or user == "root":
+        raise TaskError(task_dir, [f"[agent] user = {user!r}: the agent must work as an "
+                                   "unprivileged account, named (e.g. \"agent\")"])
+    verifier = doc.get("verifier", {}).get("user", "root")
+    if verifier not in ("root", 0):
+        raise TaskError(task_dir, [f"[verifier] user = {verifier!r}: the verifier must run as "
+                                   "root (it makes the sides' accounts and sandboxes)"])
+    return user
+
+
 def test_script(task_dir: str | Path) -> str:
     """The tests/test.sh of a task."""
     root = Path(task_dir)
     return (TEST_SCRIPT.replace("@CANDIDATE@", candidate_dir(root))
+            .replace("@AGENT@", agent_user(root))
             .replace("@NAME@", root.resolve().name))
 
 
@@ -655,6 +774,57 @@ def _rewrite_from(dockerfile: str, base: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+_ACCOUNT_MARK = "# frontier-measure: the agent's account"
+
+
+def _agent_account(dockerfile: str, user: str, workdir: str) -> str:
+    """The Dockerfile with the agent's account made and made the image's user.
+
+    The agent owns its workspace and nothing else: the system (/etc, /usr,
+    the libraries and the loader) stays root's, so nothing it plants there
+    can reach the verifier, which runs as root after it ([verifier] user).
+    USER, not only Harbor's [agent] user, so that whatever starts in the
+    container without naming a user is unprivileged too. Appended once: an
+    exported Dockerfile exported again is left as it is."""
+    if _ACCOUNT_MARK in dockerfile:
+        return dockerfile
+    return (dockerfile.rstrip("\n") + "\n\n"
+            f"{_ACCOUNT_MARK} (written by `frontier-measure harbor export`). It owns\n"
+            "# the workspace and nothing else; the verifier runs as root after it.\n"
+            "USER root\n"
+            f"RUN id -u {user} >/dev/null 2>&1 || useradd --create-home --user-group "
+            f"--shell /bin/bash {user}; \\\n"
+            f"    [ \"$(id -u {user})\" != 0 ] && mkdir -p {shlex.quote(workdir)} "
+            f"&& chown -R {user}:{user} {shlex.quote(workdir)}\n"
+            f"USER {user}\n")
+
+
+def _with_users(text: str, task_dir: Path, user: str) -> str:
+    """task.toml with [agent] user and [verifier] user said outright, so Harbor
+    runs the agent as `user` and the verifier as root (whatever the image's
+    USER): each key goes right under its table's header, or a new table."""
+    doc = tomllib.loads(text)
+    for table, value in (("agent", user), ("verifier", "root")):
+        if "user" in doc.get(table, {}):
+            continue
+        header = re.compile(rf"^[ \t]*\[{table}\][ \t]*(#.*)?$", re.MULTILINE)
+        m = header.search(text)
+        line = f'user = "{value}"'
+        if m:
+            text = text[:m.end()] + "\n" + line + text[m.end():]
+        else:
+            text = text.rstrip("\n") + f"\n\n[{table}]\n{line}\n"
+    try:
+        doc = tomllib.loads(text)
+        ok = doc["agent"]["user"] == user and doc["verifier"]["user"] in ("root", 0)
+    except (tomllib.TOMLDecodeError, KeyError, TypeError):
+        ok = False
+    if not ok:
+        raise TaskError(task_dir, ["task.toml: cannot add [agent] user and [verifier] user "
+                                   "(write them yourself)"])
+    return text
+
+
 def _ignore_candidates(directory: str, names: list[str]) -> set[str]:
     # tests/candidates holds the failing candidates of the project's own tests.
     return {"candidates"} & set(names) if Path(directory).name == "tests" else set()
@@ -684,6 +854,7 @@ def export(task_dir: str | Path, out: str | Path, *, base: str | None = None,
     if not force and dest.is_dir() and any(dest.iterdir()):
         raise DestinationNotEmpty(f"{dest}: not empty (its files would be replaced; "
                                   "give --force to allow it)")
+    user = agent_user(src)
     wheel_dir = wheels or build_wheels()
     if (src / "tests" / "fuzz.py").is_file() and not list(wheel_dir.glob("hypothesis-*.whl")):
         raise ValueError(f"{src}: tests/fuzz.py needs hypothesis in the verifier, and no "
@@ -706,9 +877,10 @@ def export(task_dir: str | Path, out: str | Path, *, base: str | None = None,
                     ignore=shutil.ignore_patterns("complete"))
     (tests / "test.sh").write_text(test_script(src))
     (tests / "test.sh").chmod(0o755)
-    if base:
-        df = dest / "environment" / "Dockerfile"
-        df.write_text(_rewrite_from(df.read_text(), base))
+    df = dest / "environment" / "Dockerfile"
+    text = _rewrite_from(df.read_text(), base) if base else df.read_text()
+    df.write_text(_agent_account(text, user, candidate_dir(src)))
+    (dest / "task.toml").write_text(_with_users((src / "task.toml").read_text(), src, user))
     return dest
 
 
@@ -762,6 +934,10 @@ class Trial:
         self.task = exported
         self.image = image
         self.container: str | None = None
+        # As Harbor does: the agent as [agent] user, the verifier as [verifier] user.
+        doc = _toml(exported)
+        self.agent_user = str(doc.get("agent", {}).get("user", AGENT_USER))
+        self.verifier_user = str(doc.get("verifier", {}).get("user", "root"))
 
     def __enter__(self) -> Trial:
         r = _docker("run", "-d", "--network", "none", "--label", "frontier-measure-trial=1",
@@ -774,9 +950,11 @@ class Trial:
         taken = {a.pw_uid for a in pwd.getpwall()} | {g.gr_gid for g in grp.getgrall()}
         first = next(u for u in range(200_000, 1 << 30, 1000)
                      if taken.isdisjoint(range(u, u + 1000)))
+        # The log directories as Harbor leaves them: writable by everyone, the
+        # agent included (the verifier distrusts what it finds there).
         self.exec("printf 'SYS_UID_MIN %d\\nSYS_UID_MAX %d\\nSYS_GID_MIN %d\\nSYS_GID_MAX %d\\n' "
                   f"{first} {first + 999} {first} {first + 999} >>/etc/login.defs; "
-                  "mkdir -p /logs/agent /logs/verifier")
+                  "mkdir -p /logs/agent /logs/verifier && chmod 777 /logs/agent /logs/verifier")
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -784,24 +962,39 @@ class Trial:
             subprocess.run(["docker", "rm", "-f", self.container], capture_output=True)
             self.container = None
 
-    def exec(self, script: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
-        """Run a shell script in the container as root; fail if it fails."""
+    def exec(self, script: str, timeout: float = 600, user: str = "root") \
+            -> subprocess.CompletedProcess[str]:
+        """Run a shell script in the container, as root unless `user` says
+        otherwise (the image's own USER is the agent's); fail if it fails."""
         assert self.container, "the trial is not running"
-        return _docker("exec", self.container, "bash", "-c", script,
-                       what=f"in the container: {script}", timeout=timeout)
+        return _docker("exec", "--user", user, self.container, "bash", "-c", script,
+                       what=f"in the container as {user}: {script}", timeout=timeout)
+
+    def agent(self, script: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
+        """A step of the agent's turn: `script` as the agent's account, with
+        whatever exit status it has (an agent's commands may fail)."""
+        assert self.container, "the trial is not running"
+        try:
+            return subprocess.run(["docker", "exec", "--user", self.agent_user, self.container,
+                                   "bash", "-c", script],
+                                  capture_output=True, text=True, timeout=timeout)
+        except subprocess.TimeoutExpired as exc:
+            raise RuntimeError(f"the agent's step timed out after {exc.timeout:g} s") from None
 
     def read(self, path: str) -> str | None:
         assert self.container, "the trial is not running"
-        r = subprocess.run(["docker", "exec", self.container, "cat", path],
+        r = subprocess.run(["docker", "exec", "--user", "root", self.container, "cat", path],
                            capture_output=True, text=True)
         return r.stdout if r.returncode == 0 else None
 
     def oracle(self) -> None:
-        """Harbor's oracle agent: upload solution/ and run solve.sh."""
+        """Harbor's oracle agent: upload solution/ and run solve.sh as the
+        agent's account."""
         assert self.container
         _docker("cp", str(self.task / "solution"), f"{self.container}:/solution",
                 what="uploading solution/")
-        self.exec("bash /solution/solve.sh")
+        self.exec("chmod -R a+rX /solution")
+        self.exec("bash /solution/solve.sh", user=self.agent_user)
 
     def verify(self, timeout: float | None = None) -> Verdict:
         """Upload tests/ to /tests, run /tests/test.sh (its exit code is
@@ -813,8 +1006,8 @@ class Trial:
                 what="uploading tests/")
         try:
             # As Harbor runs it: executed (its #! line counts), output to test-stdout.txt.
-            subprocess.run(["docker", "exec", self.container, "bash", "-c",
-                            "/tests/test.sh >/logs/verifier/test-stdout.txt 2>&1"],
+            subprocess.run(["docker", "exec", "--user", self.verifier_user, self.container,
+                            "bash", "-c", "/tests/test.sh >/logs/verifier/test-stdout.txt 2>&1"],
                            capture_output=True, timeout=timeout)
         except subprocess.TimeoutExpired:
             raise RuntimeError(f"the verifier did not finish in {timeout:g} s "

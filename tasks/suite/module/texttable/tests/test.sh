@@ -10,9 +10,10 @@
 # arrived in this directory, by absolute path: runtime/ (a Python that needs
 # nothing from the image, not even its libc) and wheels/. The verifier itself
 # (the Python below) first stops every process the agent's turn left running,
-# then clears what is not Harbor's from the log directory, and writes
-# reward.json last, always: a flat map of numbers, zero with the reason in
-# error.txt when the evaluator cannot run. Harbor ignores the exit code.
+# then clears what is not Harbor's from the log directory, refuses to judge
+# when the agent could have changed what it loads (see untouched()), and
+# writes reward.json last, always: a flat map of numbers, zero with the reason
+# in error.txt when the evaluator cannot run. Harbor ignores the exit code.
 #
 # In the task directory itself (tests/ next to task.toml) FM_PYTHON names an
 # interpreter that has frontier-measure installed; FM_TASK_DIR, FM_CANDIDATE,
@@ -38,8 +39,10 @@ import importlib.util
 import json
 import math
 import os
+import pwd
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -51,6 +54,7 @@ HERE = Path(sys.argv[1]).resolve()
 GIVEN = dict(a.split("=", 1) for a in sys.argv[2:])
 LOGS = Path(GIVEN.get("FM_LOGS", "/logs/verifier"))
 CANDIDATE = GIVEN.get("FM_CANDIDATE", "/workspace")
+AGENT = "agent"  # the account the agent worked as (made by harbor export)
 HARBOR_FILES = {"test-stdout.txt", "test-stderr.txt"}  # Harbor's own: kept
 ZERO = {"reward": 0, "speedup": 0, "functional_pass_rate": 0, "compliant": 0}
 INITIAL_PID_NAMESPACE = 0xEFFFFFFC  # the kernel's PROC_PID_INIT_INO
@@ -101,14 +105,20 @@ def started(pid):
         return None
 
 
+def in_trial():
+    # The shipped runtime at /tests, in a PID namespace of its own: a trial's
+    # container. Anywhere else (a task directory on a workstation, a CI job)
+    # the processes and the system around are not the agent's.
+    return HERE == Path("/tests") and Path(sys.executable).is_relative_to(HERE / "runtime") \
+        and os.stat("/proc/self/ns/pid").st_ino != INITIAL_PID_NAMESPACE
+
+
 def stop_strays():
     # Whatever the agent's turn left running (a daemon waiting to rewrite
     # reward.json, to load the CPU while one side is timed...) is stopped,
-    # then killed. Only in a trial (the shipped runtime, at /tests) and in a
-    # PID namespace of its own, as in a container: anywhere else that would
-    # be every process of the machine, or of a CI job's container.
-    if HERE != Path("/tests") or not Path(sys.executable).is_relative_to(HERE / "runtime") \
-            or os.stat("/proc/self/ns/pid").st_ino == INITIAL_PID_NAMESPACE:
+    # then killed. Only in a trial: anywhere else that would be every process
+    # of the machine, or of a CI job's container.
+    if not in_trial():
         return 0
     keep, gone = ancestors() | {1}, set()
     # What started with PID 1 (such as Harbor's `sh -c "sleep infinity"`
@@ -155,7 +165,7 @@ def clear_logs():
         LOGS.unlink()
     LOGS.mkdir(parents=True, exist_ok=True)
     for entry in LOGS.iterdir():
-        if entry.name in HARBOR_FILES:
+        if entry.name in HARBOR_FILES and not entry.is_symlink():
             continue
         if entry.is_dir() and not entry.is_symlink():
             shutil.rmtree(entry, ignore_errors=True)
@@ -164,10 +174,93 @@ def clear_logs():
     (LOGS / "out").mkdir()
 
 
+# Where the system must be writable by root alone: what the loader, the C
+# library and the sides' tools come from, and the verifier's own home.
+SYSTEM = ("/etc", "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt",
+          "/root")
+
+
+def untouched():
+    # Why the verifier refuses to judge, or "". The agent worked as AGENT, an
+    # unprivileged account, so it could not change what this verifier (root)
+    # and the evaluator load: the loader reads /etc/ld.so.preload and its
+    # cache, the C library its locale and NSS files, the sides run the image's
+    # tools. That holds only if the agent really was AGENT and the image left
+    # it nothing of the system to write; this checks both as far as can be
+    # seen afterwards. An agent that was root could hide anything (even from
+    # this check, which runs after the loader read its preload file), so
+    # these are tripwires for a trial run wrongly (the agent as root, an image
+    # that hands the agent /usr/local), not a defence against a root agent.
+    # Before any process is started: none of them loads what is refused here.
+    if not in_trial():
+        return ""
+    if os.geteuid() != 0:
+        return (f"the verifier runs as uid {os.geteuid()}, not root: it needs root for the "
+                "sides' accounts and sandboxes ([verifier] user = \"root\")")
+    if os.path.lexists("/etc/ld.so.preload"):
+        return ("/etc/ld.so.preload exists: every program started here would load what it "
+                "names (an agent that was root, or one that could write /etc)")
+    for fd, name in ((1, "output"), (2, "error output")):
+        # Harbor sends test.sh's output to /logs/verifier/test-stdout.txt, in
+        # a directory the agent may write, and opens it as root: through a
+        # link planted there root truncates and writes whatever it points at
+        # (/etc/ld.so.preload, the checklist in /tests) before this runs.
+        # Output to a file must land in LOGS itself.
+        st = os.fstat(fd)
+        if stat.S_ISREG(st.st_mode):
+            at = os.readlink(f"/proc/self/fd/{fd}")
+            try:
+                here = os.path.samestat(os.stat(os.path.dirname(at)), os.stat(LOGS))
+            except OSError:
+                here = False
+            if st.st_nlink != 1 or not here:
+                return (f"the verifier's {name} went to {at}, not into {LOGS}: a link "
+                        "planted there by the agent")
+    try:
+        account = pwd.getpwnam(AGENT)
+    except KeyError:
+        return (f"no account '{AGENT}' here: the agent must work as it (export the task with "
+                "'frontier-measure harbor export', whose Dockerfile makes it)")
+    if account.pw_uid == 0:
+        return f"the agent's account '{AGENT}' is root"
+    groups = set(os.getgrouplist(AGENT, account.pw_gid))
+
+    def writable(st):
+        return (st.st_uid == account.pw_uid or st.st_mode & stat.S_IWOTH
+                or (st.st_mode & stat.S_IWGRP and st.st_gid in groups))
+
+    found = [p for p in ("/",) if writable(os.lstat(p))]
+    todo = [p for p in SYSTEM if os.path.isdir(p) and not os.path.islink(p)]
+    found += [p for p in todo if writable(os.lstat(p))]
+    while todo and len(found) < 5:
+        try:
+            entries = list(os.scandir(todo.pop()))
+        except OSError:
+            continue
+        for e in entries:
+            try:
+                st = e.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            if stat.S_ISLNK(st.st_mode):
+                continue
+            if writable(st):
+                found.append(e.path)
+            if stat.S_ISDIR(st.st_mode):
+                todo.append(e.path)
+    if found:
+        return (f"the agent's account '{AGENT}' can write the system, which the verifier "
+                f"loads from: {', '.join(sorted(found)[:5])}")
+    return ""
+
+
 stopped = stop_strays()
 clear_logs()
 notes = open(LOGS / "install.txt", "w")
 print(f"stopped {stopped} process(es) left by the agent's turn", file=notes, flush=True)
+refused = untouched()
+if refused:
+    finish("not judged: " + refused, 1)
 
 # The task: given, around this directory, or rebuilt from the verifier layout.
 if "FM_TASK_DIR" in GIVEN:
