@@ -15,7 +15,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from . import fuzz, golden, results
+from . import _core, fuzz, golden, results
 from .diff import compare_items
 from .environment import environment
 from .isolation import sweep
@@ -87,9 +87,15 @@ def evaluate(
         # The evaluation itself could not finish: recorded as such, never as a
         # verdict on the candidate.
         res["strict_success"] = False
-        res["failure"] = results.failure("error", type(exc).__name__, str(exc))
+        infrastructure = isinstance(exc, (_core.IsolationError, _core.SpawnError))
+        res["failure"] = results.failure(
+            "error", "infrastructure" if infrastructure else type(exc).__name__, str(exc))
         if isinstance(exc, SideFailure) and exc.side == "reference":
             raise EvaluationError(f"the reference failed: {exc.reason}") from exc
+        if infrastructure:
+            # A sandbox, account, cgroup or process that could not be set up:
+            # the machine's failure, whichever side it happened to.
+            raise EvaluationError(f"infrastructure: {exc}") from exc
         raise
     finally:
         res["elapsed_s"] = time.perf_counter() - started

@@ -30,7 +30,13 @@ def measurement_lock(path: Path | None = None) -> Iterator[float]:
     started = time.perf_counter()
     # A new open file description per holder: flock then excludes threads of one
     # process from each other too, not only processes.
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+    except PermissionError:
+        # Made by another account (the umask left it 0644), or refused by
+        # protected_regular in a sticky /tmp: flock needs no write access,
+        # and evaluators of every account must share one lock.
+        fd = os.open(path, os.O_RDONLY)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         try:

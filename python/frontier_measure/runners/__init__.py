@@ -50,6 +50,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Protocol
 
+from .. import _core
 from ..task import Task, TaskError
 from ..task import load as load_task
 
@@ -145,6 +146,19 @@ class SideFailure(Exception):
         self.side = side
         self.reason = reason
         super().__init__(f"{side}: {reason}")
+
+
+class SideStartError(_core.IsolationError):
+    """A side's process could not be started, or died before it answered a
+    first request made before any of the side's code is loaded (the sandbox
+    could not be built, the interpreter is not in its view, a package is
+    missing). Nothing of the side had run, so it is the evaluation's failure,
+    never a verdict on either side."""
+
+    def __init__(self, side: str, reason: str) -> None:
+        self.side = side
+        self.reason = reason
+        super().__init__(f"the {side}'s process did not start: {reason}")
 
 
 @dataclass

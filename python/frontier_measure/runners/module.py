@@ -30,6 +30,7 @@ fails the candidate.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import hashlib
 import json
@@ -39,6 +40,7 @@ import re
 import secrets
 import select
 import shutil
+import stat
 import statistics
 import struct
 import sys
@@ -64,6 +66,7 @@ from . import (
     Observation,
     Progress,
     SideFailure,
+    SideStartError,
     TimingInput,
     fresh_timing_seed,
 )
@@ -383,18 +386,25 @@ _PYTHON_CACHE: dict[tuple[bool, bool], tuple[str, list[str]]] = {}
 
 
 def _in_system_view(path: str) -> bool:
-    """Whether a sandbox shows `path` (it shows /usr and the merged-/usr links)."""
-    real = os.path.realpath(path)
-    return real.startswith("/usr/")
+    """Whether a sandbox shows `path` at that path: it shows /usr (and the
+    merged-/usr links to it), nothing else of the machine, so only a path
+    that is itself below /usr. A venv's bin/python is a link to the system's
+    interpreter, but the link lives in the venv, which is not in view."""
+    return os.path.normpath(path).startswith("/usr/") and os.path.realpath(path).startswith("/usr/")
+
+
+def _runnable(path: str) -> bool:
+    return os.path.isfile(path) and os.access(path, os.X_OK)
 
 
 def worker_python(switched: bool, sandboxed: bool = False) -> tuple[str, list[str]]:
     """(interpreter, site-packages dirs) for a worker. Running as another
     account, the interpreter must be reachable by it; in a sandbox, it must
     be in the sandbox's view (the system's /usr). Ours may live under a
-    private home (pyenv): then a system interpreter of the same minor version
-    is used, given our packages explicitly (a staged, world-readable copy,
-    which is all a sandbox sees of the evaluator's environment)."""
+    private home (pyenv) or be a venv's link to the system's: then the
+    system interpreter of the same minor version is started by its own path,
+    given our packages explicitly (a staged, world-readable copy, which is
+    all a sandbox sees of the evaluator's environment)."""
     key = (switched, sandboxed)
     if key in _PYTHON_CACHE:
         return _PYTHON_CACHE[key]
@@ -405,7 +415,13 @@ def worker_python(switched: bool, sandboxed: bool = False) -> tuple[str, list[st
     if switched or sandboxed:
         options = [sys.executable, os.path.realpath(sys.executable),
                    f"/usr/bin/python{version}", f"/usr/local/bin/python{version}"]
-        usable = [o for o in options if (not switched or _world_executable(o))
+        if sandboxed:
+            # Started by its real path: the sandbox has no venv or pyenv
+            # directory for a link to go through.
+            options = [os.path.realpath(o) for o in options]
+        options = list(dict.fromkeys(options))
+        usable = [o for o in options if _runnable(o)
+                  and (not switched or _world_executable(o))
                   and (not sandboxed or _in_system_view(o))]
         if not usable:
             where = "in a sandbox's view (/usr)" if sandboxed else \
@@ -420,7 +436,11 @@ def worker_python(switched: bool, sandboxed: bool = False) -> tuple[str, list[st
         if sandboxed or not all(_traversable(Path(d)) for d in [*sitedirs, str(package_dir)]):
             # The evaluator's environment is not in the side's view, or sits
             # below a private directory: the worker gets a staged copy.
-            sitedirs = [str(_staged_site(package_dir))]
+            try:
+                sitedirs = [str(_staged_site(package_dir))]
+            except OSError as exc:
+                raise _core.IsolationError(
+                    f"cannot stage the worker's packages for the sides: {exc}") from exc
     _PYTHON_CACHE[key] = (found, sitedirs)
     return found, sitedirs
 
@@ -435,7 +455,35 @@ def _traversable(path: Path) -> bool:
 
 # What a worker imports beyond the standard library.
 _WORKER_PACKAGES = ("msgpack", "numpy", "numpy.libs")
-_STAGE_ROOT = Path("/var/tmp/frontier-measure-site")
+_STAGE_PARENT = Path("/var/tmp")
+_stage_root_cache: Path | None = None
+
+
+def _stage_root() -> Path:
+    """The directory staged copies live in, reused by later evaluations: one
+    per account (/var/tmp/frontier-measure-site for root, ...-site-<uid>
+    otherwise), since an account cannot write into another's. Its workers
+    import what is there, so it must be ours and closed to writers other than
+    us: one that is not (made first by someone else in the shared /var/tmp)
+    is not used, and this process stages into a fresh directory of its own,
+    removed when it exits."""
+    global _stage_root_cache
+    if _stage_root_cache is not None:
+        return _stage_root_cache
+    uid = os.geteuid()
+    parent = _STAGE_PARENT if _STAGE_PARENT.is_dir() else Path(tempfile.gettempdir())
+    root = parent / ("frontier-measure-site" if uid == 0 else f"frontier-measure-site-{uid}")
+    with contextlib.suppress(FileExistsError):
+        root.mkdir(mode=0o755)
+    st = os.lstat(root)
+    if stat.S_ISDIR(st.st_mode) and st.st_uid == uid and not st.st_mode & 0o022:
+        os.chmod(root, 0o755)  # the umask may have taken the others' bits
+    else:
+        root = Path(tempfile.mkdtemp(prefix=f"frontier-measure-site-{uid}-", dir=parent))
+        os.chmod(root, 0o755)
+        atexit.register(shutil.rmtree, root, True)
+    _stage_root_cache = root
+    return root
 
 
 def _staged_site(package_dir: Path) -> Path:
@@ -461,12 +509,11 @@ def _staged_site(package_dir: Path) -> Path:
                 key.update(f"{name}/{f.relative_to(src)}:{st.st_size}:{st.st_mtime_ns}\n".encode())
     st = core_file.stat()
     key.update(f"{core_file.name}:{st.st_size}:{st.st_mtime_ns}".encode())
-    dest = _STAGE_ROOT / key.hexdigest()[:16]
+    stage_root = _stage_root()
+    dest = stage_root / key.hexdigest()[:16]
     if dest.is_dir():
         return dest
-    _STAGE_ROOT.mkdir(mode=0o755, parents=True, exist_ok=True)
-    os.chmod(_STAGE_ROOT, 0o755)
-    tmp = Path(tempfile.mkdtemp(prefix=".stage-", dir=_STAGE_ROOT))
+    tmp = Path(tempfile.mkdtemp(prefix=".stage-", dir=stage_root))
     try:
         for name, src in sources:
             shutil.copytree(src, tmp / name, ignore=shutil.ignore_patterns("__pycache__"))
@@ -485,6 +532,25 @@ def _staged_site(package_dir: Path) -> Path:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     return dest
+
+
+START_LIMIT_S = 60.0  # for a new worker to answer its first request
+
+
+def _handshake(w: WorkerProcess) -> None:
+    """A new worker's first request, a ping, made before anything of its side
+    is loaded: a worker that dies or stays silent before answering it never
+    ran the side's code (the sandbox could not be built, the interpreter or
+    our packages are not in its view), so that is the evaluation's failure,
+    not the side's."""
+    try:
+        reply = w.request({"cmd": "ping"}, START_LIMIT_S)
+    except WorkerFailure as exc:
+        w.kill()
+        raise SideStartError(w.side, exc.reason) from None
+    if reply.get("ok") is not True:
+        w.kill()
+        raise SideStartError(w.side, f"its first reply was not the worker's: {str(reply)[:200]}")
 
 
 def _thread_cpu_ns(pid: int) -> int:
@@ -1090,6 +1156,7 @@ class ModuleSession:
         self.processes += 1
         self.workers.append(w)
         try:
+            _handshake(w)
             reply = w.request({"cmd": "load", "root": w.root, "entry": self.task.entry,
                                "policy": self._runtime_policy(w) if side == "candidate" else None},
                               self.task.case_timeout_s)

@@ -62,6 +62,7 @@ from . import (
     Problem,
     Progress,
     SideFailure,
+    SideStartError,
     TimingInput,
     fresh_timing_seed,
     input_seed,
@@ -69,6 +70,7 @@ from . import (
 
 SIDES = ("reference", "candidate")
 COSTS = ("wall", "cpu")
+START_LIMIT_S = 60.0  # for a new sandbox to run its first command
 PROGRAM = "program"  # the side's built program, inside its area
 CASE_DIR = "case"  # the working directory of the current case, inside its area
 ITEM_KINDS = ("exit_code", "stdout", "stderr", "files")
@@ -374,12 +376,26 @@ class RepositorySession:
                                              policy_for(task))
         self.built: dict[str, Build] = {}
         try:
+            self._check_started()
             if not recording:
                 # Held-out data and golden outputs: closed to both sides while they run.
                 self.backend.guard([task.tests_dir])
         except BaseException:
             self.backend.close()
             raise
+
+    def _check_started(self) -> None:
+        """Each side's sandbox (or container) runs a command that cannot fail
+        before anything of the side is in it: one that cannot is a sandbox
+        that could not be built, the evaluation's failure. Without this it
+        would surface as the first case's command failing, a verdict on the
+        candidate."""
+        for side in SIDES:
+            r = self.backend.run(side, ["/bin/true"], cwd="", timeout=START_LIMIT_S)
+            if not r.ok:
+                why = _text(r.stderr).strip().splitlines()[-3:]
+                raise SideStartError(side, f"its sandbox cannot run /bin/true ({r.describe()})"
+                                     + (": " + " | ".join(why) if why else ""))
 
     def run(self, side: str, command: str, *, cwd: str = CASE_DIR, stdin: bytes = b"",
             timeout: float | None = None) -> CommandResult:
