@@ -5,8 +5,9 @@ running are interleaved round by round, so machine drift hits all alike).
     .venv/bin/python bench/isolation_overhead.py [--rounds 40] [--command /bin/true]
 
 Columns: the median wall time per command seen by the evaluator (everything
-the backend does: account switch, limits, pinning, process sweep; for Docker
-the exec through the engine and the timing wrapper), the ratio to bare
+the backend does: for the local backend a new sandbox per command, its init,
+the system-call filter, the cgroup readings; for Docker the exec through the
+engine and the timing wrapper), the ratio to bare
 fork/exec, and the command's own wall time as the backend measures it (the
 value that goes into a timing round).
 """
@@ -14,6 +15,7 @@ value that goes into a timing round).
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import time
 
@@ -49,13 +51,18 @@ def main() -> None:
     ways: dict[str, object] = {"bare fork/exec": None}
     if pinned:
         ways["bare, pinned"] = "pinned"
-    backends = [isolation.LocalBackend()]
+    # The local backend as it runs (a sandbox made for every command), and as
+    # it runs where bubblewrap is missing: one launcher per side and
+    # evaluation, no namespaces, the cost of the sandbox per command side by side.
+    backends: list[isolation.Backend] = [isolation.LocalBackend(),
+                                         isolation.LocalBackend(sandboxed=False)]
     try:
         backends.append(isolation.DockerBackend())
     except _core.IsolationError as exc:
         print(f"docker backend skipped: {exc}")
     for b in backends:
-        ways[f"{b.name} backend"] = b
+        fresh = getattr(b, "sandboxed", True)
+        ways[f"{b.name} backend" + ("" if fresh else ", no sandbox")] = b
     samples: dict[str, list[tuple[int, int]]] = {k: [] for k in ways}
 
     def run(way: object) -> tuple[int, int]:
@@ -80,13 +87,14 @@ def main() -> None:
         for b in backends:
             b.close()
     base = statistics.median(s[0] for s in samples["bare fork/exec"])
-    print(f"command: {args.command}   rounds: {args.rounds}   root: {isolation.is_root()}")
-    print(f"{'way':<18} {'per command (ms)':>17} {'x bare':>8} {'overhead (ms)':>14} "
+    print(f"command: {args.command}   rounds: {args.rounds}   root: {isolation.is_root()}   "
+          f"load average: {os.getloadavg()[0]:.2f}")
+    print(f"{'way':<28} {'per command (ms)':>17} {'x bare':>8} {'overhead (ms)':>14} "
           f"{'own wall (ms)':>14}")
     for k, vals in samples.items():
         host = statistics.median(v[0] for v in vals)
         own = statistics.median(v[1] for v in vals)
-        print(f"{k:<18} {host / 1e6:>17.2f} {host / base:>8.1f} {(host - base) / 1e6:>14.2f} "
+        print(f"{k:<28} {host / 1e6:>17.2f} {host / base:>8.1f} {(host - base) / 1e6:>14.2f} "
               f"{own / 1e6:>14.2f}")
 
 

@@ -20,14 +20,26 @@ neither signal it, nor trace it, nor read or write its memory.
 
 import base64
 import contextlib
+import ctypes
+import fcntl
 import json
 import os
 import resource
+import select
 import signal
+import struct
 import subprocess
 import sys
 import threading
 import time
+
+PR_SET_NO_NEW_PRIVS = 38
+SECCOMP_SET_MODE_FILTER = 1
+SECCOMP_FILTER_FLAG_NEW_LISTENER = 1 << 3
+# struct seccomp_notif is 80 bytes, struct seccomp_notif_resp 24: _IOWR('!', 0 / 1, ...)
+NOTIF_RECV = 0xC0502100
+NOTIF_SEND = 0xC0182101
+EPERM = 1
 
 
 def own_processes(uid, exclude=()):
@@ -89,17 +101,104 @@ def set_limits(req):
             resource.setrlimit(res, (value, value))
 
 
-def run_command(req):
+def install_filter(program, seccomp_nr, listener=False):
+    """Install a seccomp program (classic BPF, see isolation/seccomp.py) on
+    this thread and what it starts; with `listener`, return the descriptor
+    on which denied calls wait for an answer."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS)")
+    buf = ctypes.create_string_buffer(program, len(program))
+    prog = struct.pack("HxxxxxxP", len(program) // 8, ctypes.addressof(buf))
+    flags = SECCOMP_FILTER_FLAG_NEW_LISTENER if listener else 0
+    fd = libc.syscall(seccomp_nr, SECCOMP_SET_MODE_FILTER, flags, ctypes.c_char_p(prog))
+    if fd < 0:
+        raise OSError(ctypes.get_errno(), "seccomp(SECCOMP_SET_MODE_FILTER)")
+    return fd
+
+
+class Supervisor:
+    """The side's system-call filter, installed on this process (and so on
+    every command it starts), with this process as the one that answers the
+    calls the filter does not allow: each gets EPERM, and its number is kept
+    for the report (the evaluator names it). The side cannot answer for
+    itself: the listening descriptor is ours alone (close-on-exec), and this
+    process runs as root, out of its reach."""
+
+    def __init__(self, program, seccomp_nr):
+        fd = install_filter(program, seccomp_nr, listener=True)
+        os.set_inheritable(fd, False)
+        self.fd = fd
+        self.denied = []
+        self._wake_r, self._wake_w = os.pipe()  # close() ends the wait at once
+        self._thread = threading.Thread(target=self._serve, daemon=True)
+        self._thread.start()
+
+    def _serve(self):
+        while True:
+            ready, _, _ = select.select([self.fd, self._wake_r], [], [])
+            if self._wake_r in ready:
+                return
+            notif = bytearray(80)
+            try:
+                fcntl.ioctl(self.fd, NOTIF_RECV, notif)
+            except OSError:
+                continue  # the caller died meanwhile
+            call_id, _pid, _flags, nr = struct.unpack_from("QIIi", notif)
+            if nr not in self.denied:
+                self.denied.append(nr)
+            with contextlib.suppress(OSError):
+                fcntl.ioctl(self.fd, NOTIF_SEND, struct.pack("QqiI", call_id, 0, -EPERM, 0))
+
+    def close(self):
+        os.write(self._wake_w, b"x")
+        self._thread.join(timeout=1)
+
+
+def cgroup_cpu_ns():
+    """CPU time charged so far to this process's cgroup (every process in it,
+    orphans included), or -1 where no cgroup file can be read: in a container
+    its own cgroup is at the root of /sys/fs/cgroup."""
+    paths = {}
+    with contextlib.suppress(OSError), open("/proc/self/cgroup") as f:
+        for line in f:
+            _id, controllers, path = line.rstrip("\n").split(":", 2)
+            for c in controllers.split(",") if controllers else [""]:
+                paths[c] = path
+    for ctrl, name in (("cpuacct", "cpuacct.usage"), ("", "cpu.stat")):
+        if ctrl not in paths:
+            continue
+        for mount in (f"/sys/fs/cgroup/{ctrl}", "/sys/fs/cgroup/cpu,cpuacct",
+                      "/sys/fs/cgroup/unified", "/sys/fs/cgroup"):
+            for where in (mount + paths[ctrl], mount):
+                with contextlib.suppress(OSError, ValueError):
+                    with open(os.path.join(where, name)) as f:
+                        text = f.read()
+                    if name == "cpuacct.usage":
+                        return int(text)
+                    for line in text.splitlines():
+                        if line.startswith("usage_usec "):
+                            return int(line.split()[1]) * 1000
+    return -1
+
+
+def run_command(req, supervisor=None):
+    """Run one command and report on it."""
     uid, gid = req["uid"], req["gid"]
     if req.get("clear_scratch"):
         clear_scratch(uid, gid)
+    if supervisor is None and req.get("seccomp"):
+        supervisor = Supervisor(base64.b64decode(req["seccomp"]["program"]),
+                                req["seccomp"]["nr"])
+    switch = {} if uid == os.getuid() else {"user": uid, "group": gid, "extra_groups": []}
     cap = req["max_output"]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    group0 = cgroup_cpu_ns() if req.get("cgroup_cpu") else -1
     t0 = time.perf_counter_ns()
     proc = subprocess.Popen(
         req["argv"], cwd=req["cwd"], env=req["env"], stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
-        user=uid, group=gid, extra_groups=[])
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True, **switch)
     # Output is read by threads and the wait is on the process itself, not on
     # end-of-file: a background child holding the pipes open must not stretch
     # the command's time (it is killed below and counted as left behind). What
@@ -136,7 +235,11 @@ def run_command(req):
             os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
     wall = time.perf_counter_ns() - t0
+    group1 = cgroup_cpu_ns() if group0 >= 0 else -1
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    # What this process spent meanwhile (starting the command, reading its
+    # output): in the side's cgroup with it, and taken off its CPU cost.
+    own_after = resource.getrusage(resource.RUSAGE_SELF)
     code = proc.returncode
     with contextlib.suppress(OSError):
         os.killpg(proc.pid, signal.SIGKILL)
@@ -144,7 +247,12 @@ def run_command(req):
     for t in threads:
         t.join(timeout=2)
     out, err = b"".join(chunks["out"]), b"".join(chunks["err"])
+    denied = []
+    if supervisor is not None:
+        supervisor.close()
+        denied = list(supervisor.denied)
     return {
+        "denied": denied,
         "exit_code": code if code >= 0 else -1,
         "signal": -code if code < 0 else 0,
         "timed_out": timed_out,
@@ -156,6 +264,9 @@ def run_command(req):
         "user_ns": int((after.ru_utime - before.ru_utime) * 1e9),
         "sys_ns": int((after.ru_stime - before.ru_stime) * 1e9),
         "leftover": leftover,
+        "launcher_cpu_ns": int((own_after.ru_utime + own_after.ru_stime
+                                - own.ru_utime - own.ru_stime) * 1e9),
+        "cgroup_cpu_ns": group1 - group0 if group0 >= 0 and group1 >= 0 else -1,
     }
 
 

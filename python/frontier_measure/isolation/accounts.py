@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 import pwd
+import secrets
 import subprocess
 import tempfile
 from pathlib import Path
@@ -65,3 +67,42 @@ def claim_accounts() -> tuple[dict[str, str], int]:
         suffix = str(n) if n else ""
         return {s: ACCOUNTS[s] + suffix for s in SIDES}, fd
     raise _core.IsolationError(f"all {MAX_ACCOUNT_PAIRS} pairs of side accounts are in use")
+
+
+# Per-evaluation ids: drawn afresh for every evaluation, far above any account
+# a system hands out, and in no /etc/passwd. Whatever the kernel keeps per user
+# (keyrings, message-queue and inotify quotas, files owned anywhere) is keyed
+# to an id that no later evaluation will have.
+EVALUATION_UIDS = range(1_000_000_000, 2_000_000_000)
+
+
+def claim_uids() -> tuple[dict[str, tuple[int, int]], list[int]]:
+    """A fresh (uid, gid) per side for one evaluation, and the open lock
+    files that hold the claim against a concurrent evaluator drawing the same
+    id (close them to release). Needs root to be of any use: only root can
+    start a process as another id."""
+    out: dict[str, tuple[int, int]] = {}
+    held: list[int] = []
+    rng = secrets.SystemRandom()
+    while len(out) < len(SIDES):
+        uid = rng.randrange(EVALUATION_UIDS.start, EVALUATION_UIDS.stop)
+        fd = os.open(_LOCK_DIR / f"frontier-measure-uid-{uid}.lock",
+                     os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            continue
+        held.append(fd)
+        out[SIDES[len(out)]] = (uid, uid)
+    return out, held
+
+
+def release_uids(held: list[int]) -> None:
+    for fd in held:
+        with contextlib.suppress(OSError):
+            path = os.readlink(f"/proc/self/fd/{fd}")
+            os.unlink(path)
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    held.clear()

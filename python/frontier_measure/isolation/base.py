@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import _core
-from .accounts import ACCOUNTS, SIDES, claim_accounts, ensure_account, is_root
+from .accounts import SIDES, claim_uids, is_root, release_uids
 from .guards import guard_acquire, guard_release
 from .sweep import mark
 
@@ -45,6 +45,8 @@ class Policy:
     timeout_s: float = 60.0  # default per command
     cpus: list[int] = field(default_factory=_default_cpus)
     max_output: int = 16 << 20  # bytes kept per stream
+    # System calls beyond the sides' allow-list that the task names (seccomp.py)
+    syscalls: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -55,6 +57,7 @@ class Policy:
             "open_files": self.open_files,
             "timeout_s": self.timeout_s,
             "cpus": list(self.cpus),
+            "syscalls": list(self.syscalls),
         }
 
 
@@ -75,6 +78,7 @@ class CommandResult:
     leftover: int = 0  # processes of the side still alive after it, killed
     host_wall_ns: int = 0  # wall time seen from the evaluator, overhead included
     cpu_ns: int = -1  # CPU charged to the side for it (its cgroup where there is one)
+    denied: list[str] = field(default_factory=list)  # system calls refused to it, by name
 
     @property
     def ok(self) -> bool:
@@ -135,16 +139,17 @@ class Backend(ABC):
         self._guarded: list[Path] = []
         self.notes: list[str] = []
         self._closed = False
-        self.accounts: dict[str, str] = dict(ACCOUNTS)
-        self._account_lock: int | None = None
+        self.accounts: dict[str, str] = {}
+        self._uid_locks: list[int] = []
         self.removed_elsewhere: list[str] = []
 
     def _side_accounts(self) -> dict[str, tuple[int, int]]:
-        """(uid, gid) per side: a claimed pair of accounts as root, else ours."""
+        """(uid, gid) per side: ids drawn for this evaluation as root, else ours."""
         if not is_root():
             return {s: (os.getuid(), os.getgid()) for s in SIDES}
-        self.accounts, self._account_lock = claim_accounts()
-        return {s: ensure_account(self.accounts[s]) for s in SIDES}
+        ids, self._uid_locks = claim_uids()
+        self.accounts = {s: f"uid {ids[s][0]} (this evaluation's)" for s in SIDES}
+        return ids
 
     # -- areas
     def _make_areas(self, uids: Mapping[str, tuple[int, int]]) -> None:
@@ -345,9 +350,7 @@ class Backend(ABC):
             subprocess.run(["umount", "-l", str(area)], capture_output=True)
         if self._base is not None:
             shutil.rmtree(self._base, ignore_errors=True)
-        if self._account_lock is not None:
-            os.close(self._account_lock)
-            self._account_lock = None
+        release_uids(self._uid_locks)
 
     def _remove_side_files(self) -> list[str]:
         """What the sides' accounts left in the machine's shared scratch

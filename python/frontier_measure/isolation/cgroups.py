@@ -39,7 +39,7 @@ from .. import _core
 from .procs import alive
 
 ROOT_NAME = "frontier-measure"
-V1_CONTROLLERS = ("freezer", "cpuacct", "pids", "memory")
+V1_CONTROLLERS = ("freezer", "cpuacct", "pids", "memory", "cpuset")
 
 
 @dataclass(frozen=True)
@@ -119,7 +119,8 @@ class Cgroup:
     and memory limits from whichever hierarchy has those controllers."""
 
     def __init__(self, side: str, *, pids_max: int | None = None,
-                 memory_max: int | None = None, lay: Layout | None = None) -> None:
+                 memory_max: int | None = None, cpus: list[int] | None = None,
+                 lay: Layout | None = None) -> None:
         self.side = side
         self.layout = lay or layout()
         if not self.layout.usable():
@@ -132,9 +133,12 @@ class Cgroup:
         self.cpuacct: Path | None = None
         self.pids: Path | None = None  # the directory holding the pids limit
         self.memory: Path | None = None
+        self.cpuset: Path | None = None  # the directory holding the side's CPUs
         self.missing: list[str] = []
         try:
             self._make(pids_max, memory_max)
+            if cpus:
+                self._pin(cpus)
         except BaseException:
             self.remove()
             raise
@@ -189,6 +193,37 @@ class Cgroup:
                 _write(self.memory / "memory.limit_in_bytes", str(memory_max))
         if self.v2 is None and self.cpuacct is None:
             self.missing.append("CPU usage of the whole side (cpu cost from the process itself)")
+
+    def _pin(self, cpus: list[int]) -> None:
+        """The side's CPUs as a cpuset: unlike an affinity mask, which any
+        process may widen with sched_setaffinity, a cpuset is the kernel's
+        bound on every process of the cgroup."""
+        value = ",".join(str(c) for c in sorted(cpus))
+        lay = self.layout
+        if self.v2 is not None and "cpuset" in lay.v2_controllers:
+            with contextlib.suppress(OSError):
+                _write(self.v2.parent / "cgroup.subtree_control", "+cpuset")
+            if (self.v2 / "cpuset.cpus").exists():
+                _write(self.v2 / "cpuset.cpus", value)
+                self.cpuset = self.v2
+                return
+        if "cpuset" in lay.v1:
+            parent = lay.v1["cpuset"]
+            root = parent / ROOT_NAME
+            with contextlib.suppress(FileExistsError):
+                root.mkdir()
+            # A v1 cpuset starts empty, and a process cannot join an empty
+            # one: our directory takes its parent's CPUs and memory nodes.
+            for knob in ("cpuset.cpus", "cpuset.mems"):
+                if not _read(root / knob).strip():
+                    _write(root / knob, _read(parent / knob).strip())
+            d = self._mkdir(parent)
+            _write(d / "cpuset.mems", _read(root / "cpuset.mems").strip())
+            _write(d / "cpuset.cpus", value)
+            self.cpuset = d
+            return
+        self.missing.append("CPUs bound by a cpuset (an affinity mask only, which a side "
+                            "may widen)")
 
     # ---- membership
     @property
@@ -317,6 +352,7 @@ class Cgroup:
             "cpu": "cpuacct.usage" if self.cpuacct is not None else
                    "cpu.stat" if self.v2 is not None else None,
             "pids_limit": self.pids is not None,
+            "cpuset": self.cpuset is not None,
             "memory_limit": self.memory is not None,
             "missing": list(self.missing),
         }

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import _core
+from . import seccomp
 from .accounts import SIDES
 from .base import SAFE_PATH, Backend, CommandResult, Policy
 from .sweep import DOCKER_LABEL
@@ -58,6 +59,10 @@ class DockerBackend(Backend):
             raise _core.IsolationError(
                 f"Docker image {image} not found: scripts/docker-image.sh builds it"
             ) from exc
+        self.denied: dict[str, list[str]] = {s: [] for s in SIDES}  # calls refused, by name
+        self._filter = {"program": base64.b64encode(
+            seccomp.program(seccomp.NOTIFY, tuple(self.policy.syscalls))).decode(),
+            "nr": seccomp.seccomp_syscall_number()}
         uids = self._side_accounts()
         self._make_areas(uids)
         self.containers: dict[str, Any] = {}
@@ -88,7 +93,11 @@ class DockerBackend(Backend):
                     # side's area, start commands as its account and sweep it.
                     cap_drop=["ALL"],
                     cap_add=["SETUID", "SETGID", "KILL", "DAC_READ_SEARCH"],
-                    security_opt=["no-new-privileges"],
+                    # The sides' allow-list (seccomp.py), plus the calls the launcher's own
+                    # filter refuses by name; the launcher installs that filter on every
+                    # command, so a side gets the same list in both backends.
+                    security_opt=["no-new-privileges",
+                                  f"seccomp={seccomp.docker_profile(p.syscalls, named=True)}"],
                     ulimits=[
                         docker.types.Ulimit(name="fsize", soft=p.file_size_mb << 20,
                                             hard=p.file_size_mb << 20),
@@ -156,6 +165,8 @@ class DockerBackend(Backend):
             # The container's own /tmp and /dev/shm: emptied of the side's
             # files at each fresh start, as the local backend does on the host.
             "clear_scratch": self._clear_next.pop(side, False),
+            "seccomp": self._filter,
+            "cgroup_cpu": True,  # the container's cgroup: every process of the side
         }
         t0 = time.perf_counter_ns()
         code, out = self._exec(side, ["python3", "/opt/fm/run.py", json.dumps(request)])
@@ -184,7 +195,17 @@ class DockerBackend(Backend):
             stderr_truncated=bool(reply["stderr_truncated"]),
             leftover=int(reply["leftover"]),
             host_wall_ns=host,
+            cpu_ns=int(reply["cgroup_cpu_ns"]) - int(reply.get("launcher_cpu_ns", 0))
+            if int(reply.get("cgroup_cpu_ns", -1)) >= 0 else -1,
+            denied=self._note_denied(side, reply.get("denied", [])),
         )
+
+    def _note_denied(self, side: str, numbers: list[int]) -> list[str]:
+        names = [seccomp.name_of(int(nr)) for nr in numbers]
+        for name in names:
+            if name not in self.denied[side]:
+                self.denied[side].append(name)
+        return names
 
     def sweep(self, side: str) -> int:
         # The wrapper already kills what a command leaves behind; this is for
@@ -236,6 +257,12 @@ class DockerBackend(Backend):
             "pids_limit": self.policy.nproc + 8,
             "idle_side": "container paused",
             "timing": "wall time measured inside the container by the wrapper",
+            "syscalls": {"allowed": seccomp.allowed(self.policy.syscalls),
+                         "denied_action": "EPERM, the call named in the result",
+                         "task_extra": list(self.policy.syscalls)},
+            "cpu_cost": "the container's cgroup's CPU usage over the command (every process, "
+                        "orphans included), less the wrapper's own",
+            "denied_syscalls": {s: list(v) for s, v in self.denied.items() if v},
         })
         return d
 

@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 WORK = "/work"  # where a side's area appears in its view
 SYSTEM_RO = ("usr", "etc")  # bound read-only
@@ -42,9 +43,13 @@ def unavailable_reason() -> str | None:
     exe = bwrap()
     if exe is None:
         return "bubblewrap (bwrap) is not installed (Debian package 'bubblewrap')"
-    probe = argv(View(work=Path("/"), writable=False), ["/bin/true"])
+    # The sandbox as the sides get it: a user namespace of its own, made by
+    # an unprivileged account (as root, the probe runs as nobody).
+    probe = argv(View(work=Path("/"), writable=False, own_user=True), ["/bin/true"])
+    ids: dict[str, Any] = {"user": 65534, "group": 65534, "extra_groups": []} \
+        if os.geteuid() == 0 else {}
     try:
-        r = subprocess.run(probe, capture_output=True, text=True, timeout=20)
+        r = subprocess.run(probe, capture_output=True, text=True, timeout=20, cwd="/", **ids)
     except (OSError, subprocess.TimeoutExpired) as exc:
         return f"bubblewrap could not run: {exc}"
     if r.returncode != 0:
@@ -64,6 +69,11 @@ class View:
     hostname: str = "side"
     keep_caps: Sequence[str] = ()  # capabilities the sandbox's root keeps (when run as root)
     extra: list[str] = field(default_factory=list)  # more bwrap arguments
+    # A user namespace of its own, entered as the account bwrap is started
+    # as (a per-evaluation uid): no capability, and no state kept by the
+    # kernel per user (keyrings, ucounts) shared with anything outside the run.
+    own_user: bool = False
+    as_pid_1: bool = False  # the command is the PID namespace's init (see _container/run.py)
 
 
 def argv(view: View, command: Sequence[str]) -> list[str]:
@@ -72,6 +82,12 @@ def argv(view: View, command: Sequence[str]) -> list[str]:
     out = [exe, "--die-with-parent", "--new-session",
            "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-net",
            "--unshare-cgroup-try", "--hostname", view.hostname]
+    if view.own_user:
+        # --disable-userns: nor can the side make user namespaces of its own
+        # (the seccomp filter denies unshare and clone's namespace flags too).
+        out += ["--unshare-user", "--disable-userns"]
+    if view.as_pid_1:
+        out += ["--as-pid-1"]
     for d in SYSTEM_RO:
         out += ["--ro-bind", f"/{d}", f"/{d}"]
     for d in SYSTEM_LINKS:
@@ -97,7 +113,7 @@ def argv(view: View, command: Sequence[str]) -> list[str]:
                 made.add(parent)
                 out += ["--perms", "0755", "--dir", str(parent)]
         out += ["--ro-bind", str(host), str(inside)]
-    if os.geteuid() == 0:
+    if os.geteuid() == 0 and not view.own_user:
         out += ["--cap-drop", "ALL"]
         for cap in view.keep_caps:
             out += ["--cap-add", cap]
