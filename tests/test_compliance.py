@@ -216,3 +216,58 @@ def test_an_exact_call_other_than_os_system_with_a_literal_is_refused(tmp_path):
     with pytest.raises(TaskError) as err:
         runners.load(task)
     assert "os.popen('ls')" in str(err.value) and "os.system('...')" in str(err.value)
+
+
+@pytest.mark.parametrize("src,rule,line", [
+    # a module's loader runs any file as code (the hidden-file attack: a .txt loaded by path)
+    ("m = type(__loader__)('x', '//work/side/NOTES.txt').load_module()\n",
+     "import-machinery", 1),
+    ("\nl = __spec__.loader\n", "import-machinery", 2),
+    ("import importlib.machinery as m\nm.SourceFileLoader('x', 'p').get_data('p')\n",
+     "import-machinery", 2),
+    ("def f(loader, path):\n    return loader.get_data(path)\n", "import-machinery", 2),
+    ("l = getattr(f, '__load' + 'er__', None) or __loader__\n", "import-machinery", 1),
+    # builtins through an alias, as a mapping, or through a built-in function's __self__
+    ("_b = __builtins__\n_b['__import__']('os')\n", "builtins-access", 1),
+    ("b = __builtins__.get('__import__')\n", "builtins-access", 1),
+    ("import builtins\nns = vars(builtins)\n", "builtins-access", 2),
+    ("def f(x):\n    return x\nf(__builtins__)\n", "builtins-access", 3),
+    ("g = len.__self__.__dict__['__import__']\n", "builtins-access", 1),
+    ("g = getattr(len, '__self__')\n", "builtins-access", 1),
+    ("def f(fn):\n    return fn.__globals__['__builtins__']\n", "builtins-access", 2),
+    # every class of the process, and from their methods every module's globals
+    ("for c in ().__class__.__base__.__subclasses__():\n    pass\n", "subclass-walk", 1),
+    ("subs = object.__subclasses__()\n", "subclass-walk", 1),
+    ("def f(c):\n    return c.__init__.__globals__\n", "globals-access", 2),
+    # frames, tracebacks, generators: the namespaces of whatever runs below
+    ("try:\n    1 / 0\nexcept Exception as e:\n    g = e.__traceback__.tb_frame.f_back.f_globals\n",
+     "frame-access", 4),
+    ("def f(gen):\n    return gen.gi_frame\n", "frame-access", 2),
+    ("async def c():\n    pass\nx = c().cr_frame\n", "frame-access", 3),
+    ("import operator\nget = operator.attrgetter('f_locals')\n", "frame-access", 2),
+    ("def f(fr):\n    return fr.f_builtins\n", "frame-access", 2),
+    ("name = 'f_globals'\n", "frame-access", 1),
+])
+def test_ways_into_the_interpreters_internals(tmp_path, src, rule, line):
+    found = rules_of(check(tmp_path, src, Compliance(allowed_imports=["importlib", "builtins",
+                                                                      "operator"])))
+    assert (rule, line) in found, found
+
+
+def test_uses_of_internals_that_lead_nowhere_pass(tmp_path):
+    # Bundled libraries do these: a builtin read by a literal name, a type
+    # check of __builtins__, the subclasses of their own class, counting or
+    # naming frames (f_back, f_code), YAML's loader.get_data().
+    src = ("import sys\nif not hasattr(__builtins__, 'cmp'):\n    pass\n"
+           "ok = isinstance(__builtins__, dict)\nx = __builtins__['len']\n"
+           "class Block:\n    pass\nkinds = [c for c in Block.__subclasses__()]\n"
+           "def depth():\n    f = sys._getframe(1)\n    n = 0\n"
+           "    while f:\n        f = f.f_back\n        n += 1\n    return n, sys._getframe().f_code\n"
+           "def data(loader):\n    return loader.get_data()\n")
+    assert check(tmp_path, src, Compliance(allowed_imports=["sys"])) == []
+
+
+def test_internals_a_task_accepts(tmp_path):
+    src = "l = __spec__.name\ns = len.__self__\n"
+    assert check(tmp_path, src)
+    assert check(tmp_path, src, Compliance(allow=["__spec__", "__self__"])) == []

@@ -231,6 +231,11 @@ def _operation_source(op: list[Any], dry: bool) -> str:
 # handful of forms (compiling a whole script as one function took 75-400 ms on
 # the bundled package tasks, far more than running it).
 _OPERATIONS_COMPILED: dict[Any, tuple[Callable[..., Any], Callable[..., Any], int]] = {}
+# The globals of every compiled operation: one dict, made here, so that it is
+# sealed with the rest of the worker (install_policy) and a change the side's
+# code makes to it through a frame is caught.
+_SCOPE: dict[str, Any] = {"__builtins__": __builtins__, "_OPS": OPERATIONS, "_getattr": getattr,
+                          "_noop": _noop}
 
 
 def _compiled(op: list[Any]) -> tuple[Callable[..., Any], Callable[..., Any], int]:
@@ -239,12 +244,10 @@ def _compiled(op: list[Any]) -> tuple[Callable[..., Any], Callable[..., Any], in
     key = (kind, target, tuple(refs), tuple(tuple(kr) for kr in krefs), name)
     done = _OPERATIONS_COMPILED.get(key)
     if done is None:
-        scope: dict[str, Any] = {"_OPS": OPERATIONS, "_getattr": getattr, "_noop": _noop,
-                                 "_is_mutable": _is_mutable, "_IMMUTABLE": _IMMUTABLE}
         pair = []
         for dry in (False, True):
-            exec(compile(_operation_source(op, dry), "<timed operation>", "exec"), scope)
-            pair.append(scope.pop("op"))
+            exec(compile(_operation_source(op, dry), "<timed operation>", "exec"), _SCOPE)
+            pair.append(_SCOPE.pop("op"))
         literals = sum(r is None for r in refs) + sum(r is None for _, r in krefs)
         done = _OPERATIONS_COMPILED[key] = (pair[0], pair[1], literals)
     return done
@@ -415,7 +418,7 @@ class Worker:
         if cmd == "load":
             root, entry = req["root"], req["entry"]
             if req.get("policy") is not None:
-                install_policy(req["policy"])
+                install_policy(req["policy"], self)
             sys.path.insert(0, root)
             real_stdout = sys.stdout
             sys.stdout = io.StringIO()
@@ -436,18 +439,124 @@ class Worker:
 VIOLATION_EXIT = 86  # the exit status of a worker ended by its audit hook
 
 
-def install_policy(policy: dict[str, Any]) -> None:
+def install_policy(policy: dict[str, Any], worker: Worker | None = None) -> None:
     """The side's run-time compliance policy, as an audit hook of the native
     core: installed before any of the side's code is imported, and out of its
-    reach from then on (see cpp/bindings/bind_audit.cpp)."""
+    reach from then on (see cpp/bindings/bind_audit.cpp). Then the worker's
+    own modules are taken out of the side's sight and sealed (`_seal`)."""
     import sysconfig
 
     from . import _core
 
-    stdlib = sysconfig.get_paths()["stdlib"]
-    machinery = ["<frozen importlib", "<frozen zipimport", os.path.join(stdlib, "importlib") + "/"]
+    paths = sysconfig.get_paths()
+    stdlib = paths["stdlib"]
+    machinery = ["<frozen importlib", "<frozen zipimport"]
+    machinery += sorted({os.path.join(d, "importlib") + "/" for d in (stdlib, os.path.realpath(stdlib))})
+    # Where library code may come from: the standard library, the evaluator's
+    # package, and every directory on sys.path now, before the side's root is
+    # put there (the site directories this worker was started with, a staged
+    # copy of ours among them; the interpreter's own were taken off at boot).
+    # The hook resolves them, never counts the side's root or writable
+    # directories among them, and trusts code from them only when it is equal
+    # to what the files there compile to.
+    libraries = [stdlib, paths["platstdlib"], getattr(sys, "_stdlib_dir", None) or stdlib,
+                 os.path.dirname(os.path.abspath(__file__))]
+    libraries += [p for p in sys.path if os.path.isabs(p)]
     _core.install_audit_hook(policy["root"], list(policy["allowed"]), list(policy["hatches"]),
-                             list(policy["write_roots"]), machinery, 2, VIOLATION_EXIT)
+                             list(policy["write_roots"]), machinery, libraries, 2, VIOLATION_EXIT)
+    _seal(_core, worker)
+
+
+# What the worker's own code reads at run time, beyond its modules: names in
+# these modules (and builtins) that the worker's and observe's code looks up.
+_RUNTIME_MODULES = ("frontier_measure.worker", "frontier_measure.observe")
+
+
+def _seal(core: Any, worker: Worker | None) -> None:
+    """Take the evaluator's modules out of the side's sight, then seal what the
+    worker runs on, before the side's code is imported.
+
+    Two layers, because neither is enough alone. Dropping our modules from
+    sys.modules (and from the package's attributes, and the boot script's
+    `main`) closes the door a candidate finds first: a lookup by name. But
+    the worker's frames are below every call the candidate makes, and a
+    frame's globals are the worker's module, so the objects stay reachable
+    by other ways (frames, tracebacks, a function's __globals__). The seal
+    is what holds whatever the way: the native core keeps, out of Python's
+    reach, the identity of every name in our modules and classes, every
+    function's code, defaults and closure, each name our run-time code reads
+    from other modules (os.write, msgpack.packb, builtins), and the worker
+    object's class; the worker checks it before and after every request but
+    a timed batch (main) and the core ends the process, as a violation, on
+    any change. Its limit: state the worker changes by design (the outputs
+    it keeps, its caches of compiled scripts) is not sealed, and a change
+    undone before the batch ends goes unseen."""
+    import builtins
+    import types
+
+    ours = {name: m for name, m in list(sys.modules.items())
+            if name == "frontier_measure" or name.startswith("frontier_measure.")}
+    # The package stays in sys.modules: observe's fast_digest imports _core
+    # from it (`from . import _core`) on every call, and finds it as its
+    # attribute; its submodule attributes go.
+    for name in ours:
+        if name != "frontier_measure":
+            del sys.modules[name]
+    package = ours.get("frontier_measure")
+    if package is not None:
+        for attr, value in list(vars(package).items()):
+            if isinstance(value, types.ModuleType) and attr != "_core":
+                delattr(package, attr)
+    boot = sys.modules.get("__main__")
+    for attr, value in list(vars(boot).items()) if boot is not None else ():
+        if str(getattr(value, "__module__", "")).startswith("frontier_measure"):
+            delattr(boot, attr)  # `main`, imported by the boot script
+
+    namespaces: list[tuple[str, Any]] = []
+    functions: list[tuple[str, Any]] = []
+    seen: set[int] = set()
+    read_names: set[str] = set()
+    read_from: dict[str, Any] = {"builtins": builtins}
+
+    def function(label: str, fn: Any, runtime: bool) -> None:
+        if not isinstance(fn, types.FunctionType) or id(fn) in seen:
+            return
+        seen.add(id(fn))
+        functions.append((label, fn))
+        codes = [fn.__code__]
+        while runtime and codes:
+            code = codes.pop()
+            read_names.update(code.co_names)
+            codes += [c for c in code.co_consts if isinstance(c, types.CodeType)]
+
+    for name, module in ours.items():
+        namespaces.append((name, module))
+        runtime = name in _RUNTIME_MODULES
+        for key, value in vars(module).items():
+            label = f"{name}.{key}"
+            if isinstance(value, types.FunctionType):
+                function(label, value, runtime)
+            elif isinstance(value, type) and id(value) not in seen and \
+                    str(value.__module__).startswith("frontier_measure") and \
+                    value.__module__ != "frontier_measure._core":
+                seen.add(id(value))
+                namespaces.append((label, value))
+                for k, v in vars(value).items():
+                    for f in (v, getattr(v, "__func__", None), getattr(v, "fget", None),
+                              getattr(v, "fset", None), getattr(v, "fdel", None)):
+                        function(f"{label}.{k}", f, runtime)
+            elif runtime and isinstance(value, types.ModuleType) and value is not sys and \
+                    not value.__name__.startswith("frontier_measure"):
+                read_from[value.__name__] = value
+    namespaces += [("frontier_measure.worker.OPERATIONS", OPERATIONS),
+                   ("frontier_measure.worker._SCOPE", _SCOPE)]
+    for key, fn in OPERATIONS.items():
+        function(f"frontier_measure.worker.OPERATIONS[{key!r}]", fn, True)
+    names = [(f"{mod_name}.{key}", module, key)
+             for mod_name, module in sorted(read_from.items())
+             for key in sorted(read_names & set(vars(module)))]
+    objects = [("the worker", worker, sorted(vars(worker)))] if worker is not None else []
+    core.seal_evaluator(namespaces, functions, names, objects)
 
 
 _IMMUTABLE = frozenset({int, float, str, bool, bytes, tuple, complex, type(None)})
@@ -462,7 +571,16 @@ def _is_mutable(x: Any) -> bool:
     return np is not None and isinstance(x, np.ndarray)
 
 
+_SCOPE.update(_is_mutable=_is_mutable, _IMMUTABLE=_IMMUTABLE)
+
+
 def main() -> int:
+    from . import _core
+
+    # Taken now, before any side's code runs, into a local of this frame
+    # (which code elsewhere cannot rebind): the check of the worker's seal
+    # (install_policy). Without a seal it returns at once.
+    intact = _core.verify_sealed
     proto_in = os.dup(0)
     proto_out = os.dup(1)
     devnull = os.open(os.devnull, os.O_RDWR)
@@ -476,6 +594,13 @@ def main() -> int:
             req = read_frame(proto_in)
         except EOFError:
             return 0
+        # The seal is checked around every request but a timed batch: its
+        # window is the side's cost, and the reference has no seal to check.
+        # A change made during a batch is seen at the next request (a warm-up,
+        # an observation, or the exit every worker is closed with).
+        timed = req.get("cmd") == "run" and not req.get("dry") and not req.get("warm")
+        if not timed:
+            intact()
         if req.get("cmd") == "exit":
             write_frame(proto_out, {"ok": True})
             return 0
@@ -483,6 +608,8 @@ def main() -> int:
             reply = w.handle(req)
         except BaseException as exc:
             reply = {"error": f"{type(exc).__name__}: {exc}"}
+        if not timed:
+            intact()
         write_frame(proto_out, reply)
 
 

@@ -36,6 +36,33 @@ audit hook, not this inspection, is what refuses processes, imports, `exec`
 and files, however they were reached (tests/hostile/getattr_walk).
 `allow = ["os.system('')"]` permits that one exact call (a string literal),
 in the source and at run time, and nothing else of `os.system`.
+
+Some ways into the interpreter's internals are flagged by what they touch,
+whatever they are reached from (each can be accepted by listing its key in
+`allow`; the audit hook still judges what they lead to):
+
+* `import-machinery`: a module's `__loader__` or `__spec__`, the loaders that
+  run a file by its path (`SourceFileLoader`, `spec_from_file_location` ...),
+  `.load_module(...)` and `.get_data(path)`: they run as code a file this
+  inspection never read (a `.txt` beside the module). Keys: the name itself.
+* `builtins-access`: the builtins module taken as a value (`b = __builtins__`,
+  `f(vars(builtins))`, `__builtins__.get(...)`), where an alias hides what is
+  reached through it, and `.__self__` (`len.__self__` is the builtins module).
+  Reading one builtin by a literal name (`__builtins__['x']`,
+  `hasattr(__builtins__, 'cmp')`) resolves like any name and is not flagged.
+  Keys: `__builtins__`, `__self__`.
+* `subclass-walk`: `__subclasses__`, except on a class of the candidate's own
+  module (`().__class__.__base__.__subclasses__()` lists every class of the
+  process, and their methods' globals every module's). Key: `__subclasses__`.
+* `frame-access`: `tb_frame`, `gi_frame`, `cr_frame`, `ag_frame`, `f_globals`,
+  `f_locals`, `f_builtins`: a frame's namespaces are those of whoever runs
+  below the candidate, the evaluator included. (`f_back` and `f_code` alone
+  are not: walking frames to count them or name them, as the bundled semver
+  and markdown do, reaches no namespace.) Key: `frames`.
+* `globals-access`: a function's `__globals__` (its module's namespace). Key:
+  `__globals__`.
+Attribute names are found in `obj.NAME`, in `getattr`/`setattr`/`delattr`
+and `operator.attrgetter` with a literal name, and as string literals.
 """
 
 from __future__ import annotations
@@ -72,6 +99,38 @@ STDLIB = frozenset(sys.stdlib_module_names)
 NATIVE_SUFFIXES = (".so", ".pyd", ".dylib", ".dll")
 ALWAYS_ALLOWED = {"__future__"}
 BUILTIN_NAMES = set(dir(builtins))
+
+# Names and attributes that lead into the interpreter's internals: (rule,
+# the key a task lists in `allow` to accept it, why).
+_LOADING = "runs a file as code by its path, a file this inspection never read"
+INTERNALS = {
+    "__loader__": ("import-machinery", "__loader__", "a module's loader " + _LOADING),
+    "__spec__": ("import-machinery", "__spec__", "a module's spec leads to its loader, which "
+                 + _LOADING),
+    "load_module": ("import-machinery", "load_module", "a loader's load_module " + _LOADING),
+    "SourceFileLoader": ("import-machinery", "SourceFileLoader", _LOADING),
+    "SourcelessFileLoader": ("import-machinery", "SourcelessFileLoader", _LOADING),
+    "ExtensionFileLoader": ("import-machinery", "ExtensionFileLoader", _LOADING),
+    "FileLoader": ("import-machinery", "FileLoader", _LOADING),
+    "SourceLoader": ("import-machinery", "SourceLoader", _LOADING),
+    "spec_from_file_location": ("import-machinery", "spec_from_file_location", _LOADING),
+    "__self__": ("builtins-access", "__self__",
+                 "the object a built-in function is bound to: for len, print ... the builtins "
+                 "module"),
+    "__subclasses__": ("subclass-walk", "__subclasses__",
+                       "lists the classes of the whole process, and through their methods the "
+                       "globals of every module"),
+    "__globals__": ("globals-access", "__globals__",
+                    "a function's module namespace, the evaluator's as well as the candidate's"),
+    **{name: ("frame-access", "frames", "a frame's namespaces are those of whatever runs below "
+                                        "the candidate, the evaluator included")
+       for name in ("tb_frame", "gi_frame", "cr_frame", "ag_frame", "f_globals", "f_locals",
+                    "f_builtins")},
+}
+# Attributes of the builtins module that read it as a value, not one builtin.
+_BUILTINS_SELF = {"__dict__", "__name__", "__doc__"}
+_ATTRIBUTE_CALLS = {"getattr", "setattr", "delattr", "builtins.getattr", "builtins.setattr",
+                    "builtins.delattr"}
 
 
 def _allowed_module(name: str, allowed: list[str]) -> bool:
@@ -320,6 +379,93 @@ class _Visitor(ast.NodeVisitor):
             self.add(node, "escape-hatch", "mentions 'frontier_measure' (the evaluator)")
 
 
+    # ---- internals (a pass of its own, after the visit: every node, with its parent)
+    def internals(self, tree: ast.AST) -> None:
+        parents: dict[ast.AST, ast.AST] = {}
+        for node in ast.walk(tree):
+            for child in ast.iter_child_nodes(node):
+                parents[child] = node
+        own_classes = {n.name for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and node.id in INTERNALS:
+                self._internal(node, node.id)
+            elif isinstance(node, ast.Attribute):
+                self._internal_attribute(node, node.value, node.attr, parents, own_classes)
+            elif isinstance(node, ast.Call):
+                fn = self._dotted(node.func)
+                if fn in _ATTRIBUTE_CALLS and len(node.args) >= 2 and \
+                        isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str):
+                    self._internal_attribute(node, node.args[0], node.args[1].value, parents,
+                                             own_classes)
+                elif fn == "operator.attrgetter":
+                    for a in node.args:
+                        if isinstance(a, ast.Constant) and isinstance(a.value, str):
+                            for part in a.value.split("."):
+                                self._internal_attribute(node, None, part, parents, own_classes)
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str) \
+                    and node.value in INTERNALS:
+                self._internal(node, node.value)
+            if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) \
+                    and node.slice.value == "__builtins__" \
+                    and self._dotted(node.value) not in ("globals", "builtins.globals"):
+                # Some other namespace's builtins (f.__globals__['__builtins__']).
+                self._builtins_value(node, "reads another namespace's '__builtins__'")
+            elif isinstance(node, (ast.Name, ast.Attribute, ast.Subscript, ast.Call)) \
+                    and self._dotted(node) == "builtins" \
+                    and not self._resolved_use(node, parents.get(node)):
+                self._builtins_value(node, "takes the builtins module as a value: what is reached "
+                                           "through an alias escapes this inspection")
+
+    def _internal(self, node: ast.AST, name: str) -> None:
+        rule, key, why = INTERNALS[name]
+        if key not in self.allow:
+            self.add(node, rule, f"uses '{name}': {why}")
+
+    def _builtins_value(self, node: ast.AST, why: str) -> None:
+        if "__builtins__" not in self.allow:
+            self.add(node, "builtins-access", why)
+
+    def _internal_attribute(self, node: ast.AST, base: ast.AST | None, attr: str,
+                            parents: dict[ast.AST, ast.AST], own_classes: set[str]) -> None:
+        if attr == "__subclasses__" and isinstance(base, ast.Name) and \
+                (base.id in own_classes or self.aliases.get(base.id, "").startswith(".")):
+            return  # a class of the candidate's own lists only its own subclasses
+        if attr == "get_data":
+            call = parents.get(node)
+            if isinstance(call, ast.Call) and call.func is node and (call.args or call.keywords) \
+                    and "get_data" not in self.allow:
+                # A loader's get_data(path): what a loader reads as a module's
+                # source (YAML's loader.get_data() takes no argument).
+                self.add(node, "import-machinery", f"uses 'get_data(...)': {_LOADING}")
+            return
+        if attr in INTERNALS:
+            self._internal(node, attr)
+        elif attr == "__builtins__":
+            self._builtins_value(node, "reads another namespace's '__builtins__'")
+        elif base is not None and self._dotted(base) == "builtins" and \
+                attr not in BUILTIN_NAMES and attr not in _BUILTINS_SELF:
+            self._builtins_value(node, f"uses the builtins module as a mapping ('.{attr}'): what "
+                                       "it looks up escapes this inspection")
+
+    def _resolved_use(self, node: ast.AST, parent: ast.AST | None) -> bool:
+        """Whether an expression that is the builtins module is used where the
+        name it leads to is resolved and checked: `X.name`, `X['name']`,
+        `getattr(X, 'name')`, `hasattr(X, 'name')`, `vars(X)` (itself judged
+        by its own use), `isinstance(X, ...)`, `type(X)`."""
+        if isinstance(parent, ast.Attribute):
+            return parent.value is node
+        if isinstance(parent, ast.Subscript):
+            return parent.value is node and isinstance(parent.slice, ast.Constant) \
+                and isinstance(parent.slice.value, str)
+        if isinstance(parent, ast.Call) and parent.args and parent.args[0] is node:
+            fn = (self._dotted(parent.func) or "").removeprefix("builtins.")
+            if fn in ("getattr", "hasattr"):
+                return len(parent.args) >= 2 and isinstance(parent.args[1], ast.Constant) \
+                    and isinstance(parent.args[1].value, str)
+            return fn in ("vars", "isinstance", "type")
+        return False
+
+
 def _own_modules(root: Path) -> set[str]:
     own = set()
     for p in root.iterdir():
@@ -405,6 +551,7 @@ def inspect(root: Path, rules: Any) -> list[Finding]:
                 continue
             v = _Visitor(rel, rules, own)
             v.visit(tree)
+            v.internals(tree)
             findings.extend(v.findings)
     # One finding per (file, line, rule, detail) is enough.
     unique = sorted(set(findings), key=lambda f: (f.file, f.line, f.rule, f.detail))
