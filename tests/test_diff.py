@@ -104,3 +104,51 @@ def test_excluded_keys_of_a_mapping_item_are_left_out():
     res = compare_items(golden, observed, excluded=["k/0/files:stamp"])
     assert res[0].passed
     assert not compare_items(golden, observed)[0].passed
+
+
+def test_items_compared_as_they_arrive_keep_only_their_differences():
+    from frontier_measure.diff import Checked, checker
+
+    golden = {"a/0/result": c([1, 2]), "a/0/stdout": "", "b/0/files": {"x": "file 1"}}
+    keep = checker(golden, excluded=["b/0/files:t"])
+    observed = {"a/0/result": keep("a/0/result", c([1, 3])),
+                "a/0/stdout": keep("a/0/stdout", ""),
+                "b/0/files": keep("b/0/files", {"x": "file 1", "t": "other"}),
+                "z/0/result": keep("z/0/result", c(1))}  # no golden item: dropped
+    assert all(isinstance(v, Checked) for v in observed.values())
+    results = {r.id: r for r in compare_items(golden, observed, excluded=["b/0/files:t"])}
+    assert results["a/0/result"].diff == ["[1]: expected 2, got 3"]
+    assert results["a/0/stdout"].passed and results["b/0/files"].passed
+
+
+def test_diffs_of_huge_values_stay_short_and_quick():
+    import time
+
+    t0 = time.perf_counter()
+    n = 1_000_000
+    d = differences(c(list(range(n))), c(list(range(1, n + 1))))
+    assert len(d) == 9 and d[-1] == "... (more differences)"
+    # Dicts of many keys: one pass each, never every key against every other.
+    d = differences(c({i: 0 for i in range(200_000)}), c({i + 1: 0 for i in range(200_000)}))
+    assert d and "keys differ (missing [0], unexpected [200000])" in d[0]
+    # Texts of many lines: around their first difference only, lines cut.
+    e = "".join(f"line {i}\n" for i in range(500_000))
+    a = e.replace("line 250000\n", "line 250000" + "!" * 5000 + "\n")
+    d = differences(e, a)
+    assert "first differ at character 2,888,901, line 250,001" in d[0]
+    assert d[1] == "@@ from line 249,999 @@"
+    assert d[2:5] == [" line 249998", " line 249999", "-line 250000"]
+    assert d[5].startswith("+line 250000!!!") and all(len(x) <= 400 for x in d)
+    assert d[6] == " line 250001"
+    msg = differences(c(ValueError("x" * 10**6)), c(ValueError("y" * 10**6)))
+    assert len(msg) == 1 and len(msg[0]) <= 400
+    assert time.perf_counter() - t0 < 20  # quadratic steps would take hours
+
+
+def test_deeply_nested_values_compare_without_a_crash():
+    e = a = None
+    for _ in range(1000):  # as deep as the decoder goes
+        e, a = [e], [a]
+    assert compare_items({"x": e}, {"x": a})[0].passed
+    a[0] = 1
+    assert not compare_items({"x": e}, {"x": a})[0].passed

@@ -82,7 +82,7 @@ def test_worker_runs_as_its_own_account_and_cannot_read_held_out_data(tmp_path, 
         hidden = "FileNotFoundError" if session.sandboxed else "PermissionError"
         w = session.spawn("candidate")
         try:
-            items = w.request({"cmd": "observe", "ops": [
+            items = w.observe([
                 {"kind": "call", "target": "whoami", "args": [], "kwargs": {}},
                 {"kind": "call", "target": "probe", "args": [golden], "kwargs": {}},
                 {"kind": "call", "target": "probe",
@@ -92,7 +92,7 @@ def test_worker_runs_as_its_own_account_and_cannot_read_held_out_data(tmp_path, 
                 {"kind": "call", "target": "probe",
                  "args": [str(task.path / "solution" / "workspace" / "dedupe.py")],
                  "kwargs": {}},
-            ]}, 10)["items"]
+            ], 10)
         finally:
             w.close()
         assert items["0/result"] == pwd.getpwnam(ACCOUNTS["candidate"]).pw_uid
@@ -124,9 +124,9 @@ def tmp():
             pytest.skip("bubblewrap is not usable here")
         w = session.spawn("candidate")
         try:
-            items = w.request({"cmd": "observe", "ops": [
+            items = w.observe([
                 {"kind": "call", "target": "net", "args": [], "kwargs": {}},
-                {"kind": "call", "target": "tmp", "args": [], "kwargs": {}}]}, 10)["items"]
+                {"kind": "call", "target": "tmp", "args": [], "kwargs": {}}], 10)
         finally:
             w.close()
     assert items["0/result"] == ["lo"]  # no network but loopback

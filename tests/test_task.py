@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -141,3 +142,19 @@ def test_cli_validate_prints_problems_not_tracebacks(task_copy):
     ev = runner.invoke(main, ["eval", str(task_copy)])
     assert ev.exit_code == 3 and "malformed TOML" in ev.output  # an error, not a verdict
     assert ev.exception is None or isinstance(ev.exception, SystemExit)
+
+
+def test_the_item_cap_is_a_setting(task_copy):
+    assert load(task_copy).max_item_bytes == 16 << 20  # the default
+    edit(task_copy / "task.toml", "case_timeout_s = 20", "case_timeout_s = 20\nmax_item_mb = 0.5")
+    assert load(task_copy).max_item_bytes == 1 << 19
+    for bad, why in (("0", "must be above 0 and at most 1024"),
+                     ("4096", "must be above 0 and at most 1024"),
+                     ('"big"', "expected float, got str")):
+        text = (task_copy / "task.toml").read_text()
+        (task_copy / "task.toml").write_text(re.sub(r"(?m)^max_item_mb = .*$",
+                                                    f"max_item_mb = {bad}", text))
+        with pytest.raises(TaskError) as e:
+            load(task_copy)
+        assert any(p.startswith("task.toml [metadata.frontier].max_item_mb") and why in p
+                   for p in e.value.problems), e.value.problems

@@ -3,6 +3,7 @@ what a case observes, and what a timed call records."""
 
 from __future__ import annotations
 
+import random
 import types
 from pathlib import Path
 
@@ -10,7 +11,7 @@ import pytest
 
 from frontier_measure import _core
 from frontier_measure.diff import Tolerance
-from frontier_measure.observe import Ref, canonical, unpack
+from frontier_measure.observe import Ref, TimedOutputs, canonical, pack, unpack
 from frontier_measure.perf import calibrate_loops
 from frontier_measure.runners import SideFailure
 from frontier_measure.runners.module import HarnessCost, InputMaker, OutputCheck, normalise_ops
@@ -225,15 +226,37 @@ def test_output_check_compares_matching_batches():
 
 def test_output_check_with_tolerance_compares_values_picked_after_the_replies():
     check = OutputCheck(Tolerance(rel=1e-9), per_batch=2)
+
+    def reply(calls):  # as a worker sends them, left packed (observe.TimedOutputs)
+        return TimedOutputs(pack({"values": calls}))
+
     exact = [[[canonical(1.0), []]] for _ in range(10)]
     near = [[[canonical(1.0 + 1e-12), []]] for _ in range(10)]
-    check.add("reference", (2, 0, 0), exact)
-    check.add("candidate", (2, 0, 0), near)  # not equal, but close enough
+    check.add("reference", (2, 0, 0), reply(exact))
+    check.add("candidate", (2, 0, 0), reply(near))  # not equal, but close enough
     assert check.compared == 2
     far = [[[canonical(2.0), []]] for _ in range(10)]
-    check.add("reference", (2, 0, 1), exact)
+    check.add("reference", (2, 0, 1), reply(exact))
     with pytest.raises(SideFailure):
-        check.add("candidate", (2, 0, 1), far)
+        check.add("candidate", (2, 0, 1), reply(far))
+
+
+def test_output_check_decodes_only_the_picked_calls_within_the_item_cap():
+    # Every call but one is too big to decode: only a pick of that one may
+    # fail, and then for the cap, naming the side.
+    check = OutputCheck(Tolerance(rel=1e-9), per_batch=1, max_item_bytes=1 << 10)
+    small = [[canonical(1.0), []]]
+    big = [[list(range(10_000)), []]]
+    calls = [small] + [big] * 9
+    check.key = next(k for k in range(1000)
+                     if random.Random(hash((k, (2, 0, 0)))).sample(range(10), 1) == [0])
+    check.add("reference", (2, 0, 0), TimedOutputs(pack({"values": calls})))
+    check.add("candidate", (2, 0, 0), TimedOutputs(pack({"values": calls})))
+    assert check.compared == 1
+    check.add("reference", (2, 0, 1), TimedOutputs(pack({"values": [big] * 10})))
+    with pytest.raises(SideFailure, match="max_item_mb") as e:
+        check.add("candidate", (2, 0, 1), TimedOutputs(pack({"values": [big] * 10})))
+    assert e.value.side == "reference"  # the first decoded; a real reference is a task problem
 
 
 def test_harness_cost_is_the_latest_dry_run_per_call():

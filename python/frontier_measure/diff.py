@@ -16,14 +16,21 @@ key by key, with keys the recorder found unstable left out.
 
 from __future__ import annotations
 
+import contextlib
 import math
-from collections.abc import Iterable, Mapping
+import sys
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from .observe import describe
 
 MAX_DIFF_LINES = 8
+MAX_LINE = 400  # characters of one diff line: a side's text goes into result.json
+# Strings up to this many characters are diffed line by line over their whole
+# length; longer ones around their first difference only (difflib's cost grows
+# with the number of lines, and a side's output may have millions).
+WHOLE_TEXT = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -101,9 +108,14 @@ def differences(expected: Any, actual: Any, tol: Tolerance = EXACT, path: str = 
     return out
 
 
+def _line(text: str) -> str:
+    return text if len(text) <= MAX_LINE else text[: MAX_LINE - 3] + "..."
+
+
 def _note(out: list[str], path: str, expected: Any, actual: Any) -> None:
     if len(out) < MAX_DIFF_LINES:
-        out.append(f"{path or 'value'}: expected {describe(expected)}, got {describe(actual)}")
+        out.append(_line(f"{path or 'value'}: expected {describe(expected)}, "
+                         f"got {describe(actual)}"))
     elif len(out) == MAX_DIFF_LINES:
         out.append("... (more differences)")
 
@@ -134,6 +146,8 @@ def _walk(e: Any, a: Any, tol: Tolerance, path: str, out: list[str]) -> None:
         if len(e) != len(a):
             out.append(f"{path or 'value'}: expected {len(e)} elements, got {len(a)}")
         for i, (x, y) in enumerate(zip(e, a, strict=False)):
+            if len(out) > MAX_DIFF_LINES:
+                break
             _walk(x, y, tol, f"{path}[{i}]", out)
         return
     if not isinstance(e, dict):
@@ -150,8 +164,13 @@ def _walk(e: Any, a: Any, tol: Tolerance, path: str, out: list[str]) -> None:
         ek = [k for k, _ in e["$dict"]]
         ak = [k for k, _ in a["$dict"]]
         if not same(ek, ak):
-            missing = [describe(k) for k in ek if not any(same(k, x) for x in ak)]
-            extra = [describe(k) for k in ak if not any(same(k, x) for x in ek)]
+            # Keys as hashable values, types kept apart (as by `same`): one
+            # pass each, where comparing every key with every other would
+            # take a side's dict of a million keys a day.
+            ekeys, akeys = [_key(k) for k in ek], [_key(k) for k in ak]
+            eset, aset = set(ekeys), set(akeys)
+            missing = [describe(k) for k, t in zip(ek, ekeys, strict=True) if t not in aset]
+            extra = [describe(k) for k, t in zip(ak, akeys, strict=True) if t not in eset]
             if missing or extra:
                 out.append(f"{path or 'value'}: keys differ (missing {_cut(missing)}, "
                            f"unexpected {_cut(extra)})")
@@ -173,8 +192,9 @@ def _walk(e: Any, a: Any, tol: Tolerance, path: str, out: list[str]) -> None:
         if e["$exception"] != a["$exception"]:
             _note(out, f"{path}exception type" if not path else f"{path}.type", e, a)
         elif e.get("message") != a.get("message"):
-            out.append(f"{path or 'exception'} message: expected {e.get('message')!r}, "
-                       f"got {a.get('message')!r}")
+            out.append(_line(f"{path or 'exception'} message: expected "
+                             f"{describe(e.get('message'), MAX_LINE // 2)}, "
+                             f"got {describe(a.get('message'), MAX_LINE // 2)}"))
         return
     if te == "$object" and e.get("$object") == a.get("$object") and "value" in e and "value" in a:
         _walk(e["value"], a["value"], tol, path, out)
@@ -195,21 +215,68 @@ def _mapping(e: dict[str, Any], a: dict[str, Any], out: list[str]) -> None:
         out.append("removed: " + ", ".join(removed[:20]) + (f" (and {len(removed) - 20} more)"
                                                               if len(removed) > 20 else ""))
     for k in changed[:MAX_DIFF_LINES]:
-        out.append(f"changed: {k}: expected {e[k]}, got {a[k]}")
+        out.append(_line(f"changed: {k}: expected {e[k]}, got {a[k]}"))
+
+
+def _key(k: Any) -> tuple[str, Any]:
+    """A canonical key as something hashable that tells types apart."""
+    if k is None or type(k) in (bool, int, str):
+        return type(k).__name__, k
+    import json
+
+    return "tree", json.dumps(k, sort_keys=True)
 
 
 def _text(e: str, a: str, out: list[str]) -> None:
     import difflib
 
+    if len(e) + len(a) > WHOLE_TEXT:
+        _long_text(e, a, out)
+        return
     lines = list(difflib.unified_diff(e.splitlines(), a.splitlines(), "expected", "got",
                                       lineterm="", n=1))
     if not lines:  # they differ only in line endings
         out.append(f"expected {e!r}, got {a!r}"[:400])
         return
     body = lines[2:]
-    out.extend(body[:MAX_DIFF_LINES * 2])
+    out.extend(_line(b) for b in body[:MAX_DIFF_LINES * 2])
     if len(body) > MAX_DIFF_LINES * 2:
         out.append(f"... ({len(body) - MAX_DIFF_LINES * 2} more diff lines)")
+
+
+def _long_text(e: str, a: str, out: list[str], context: int = 2, shown: int = 12) -> None:
+    """The first difference of two long texts, with the lines around it:
+    found by comparing blocks (a slice compare runs at memory speed), so a
+    text of many megabytes is never split into lines or held twice."""
+    import difflib
+
+    at, n, step = 0, min(len(e), len(a)), 1 << 16
+    while at < n and e[at:at + step] == a[at:at + step]:
+        at += step
+    while at < n and e[at] == a[at]:
+        at += 1
+    start = e.rfind("\n", 0, at) + 1  # the two agree up to `at`: the same start for both
+    for _ in range(context):
+        if start:
+            start = e.rfind("\n", 0, start - 1) + 1
+    line = e.count("\n", 0, start) + 1
+    out.append(f"texts of {len(e):,} and {len(a):,} characters first differ at character "
+               f"{at:,}, line {e.count(chr(10), 0, at) + 1:,}:")
+    ours, theirs = _lines(e, start, shown), _lines(a, start, shown)
+    body = list(difflib.unified_diff(ours, theirs, lineterm="", n=context))[3:]
+    out.append(f"@@ from line {line:,} @@")
+    out.extend(_line(b) for b in body[:MAX_DIFF_LINES * 2])
+
+
+def _lines(text: str, start: int, count: int) -> list[str]:
+    """`count` lines of `text` from `start`, each cut to a diff line's width."""
+    lines: list[str] = []
+    while len(lines) < count and start < len(text):
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        lines.append(_line(text[start:min(end, start + MAX_LINE)]))
+        start = end + 1
+    return lines
 
 
 def _dtype(code: str) -> str:
@@ -229,6 +296,76 @@ def _has_floats(c: Any) -> bool:
     return False
 
 
+@dataclass(frozen=True)
+class Checked:
+    """What is kept of an item that was compared with its expected value as
+    it arrived (`checker`): the differences, never the value."""
+
+    diff: tuple[str, ...]
+
+
+# Deep enough for the deepest value a reply can hold (msgpack decodes 1,024
+# levels), at a few frames a level.
+_DEEP = 6000
+
+
+@contextlib.contextmanager
+def _deep() -> Iterator[None]:
+    old = sys.getrecursionlimit()
+    if old < _DEEP:
+        sys.setrecursionlimit(_DEEP)
+    try:
+        yield
+    finally:
+        if old < _DEEP:
+            sys.setrecursionlimit(old)
+
+
+def _skips(excluded: Iterable[str]) -> dict[str, set[str]]:
+    skip: dict[str, set[str]] = {}
+    for e in excluded:
+        if ":" in e:
+            item, key = e.split(":", 1)
+            skip.setdefault(item, set()).add(key)
+    return skip
+
+
+def compare_one(expected: Any, actual: Any, tolerance: Tolerance = EXACT,
+                skip: set[str] | None = None) -> list[str]:
+    """The differences of one item (keys in `skip` of a mapping item left out)."""
+    if isinstance(actual, Checked):
+        return list(actual.diff)
+    if skip and isinstance(actual, dict):
+        actual = {k: v for k, v in actual.items() if k not in skip}
+    try:
+        with _deep():
+            return differences(expected, actual, tolerance)
+    except RecursionError:
+        return ["value: nested too deeply to compare"]
+
+
+_ABSENT = object()
+
+
+def checker(golden: Mapping[str, Any], excluded: Iterable[str] = (),
+            tolerance: Tolerance = EXACT) -> Callable[[str, Any], Any]:
+    """A keeper for `runners.Observation.keep`: each item is compared with its
+    golden value the moment it is decoded, and only the outcome is kept. A
+    side may return up to the task's item cap for every item of every case;
+    kept whole until the comparison, those items cost the evaluator
+    gigabytes (a candidate returning two million strings for each case of
+    module/dedupe took it to 4.2 GB)."""
+    skip = _skips(excluded)
+
+    def keep(item_id: str, value: Any) -> Any:
+        expected = golden.get(item_id, _ABSENT)
+        if expected is _ABSENT:
+            return Checked(())  # no golden item: never compared
+        return Checked(tuple(compare_one(expected, value, tolerance, skip.get(item_id))))
+
+    return keep
+
+
 def compare_items(
     golden: Mapping[str, Any],
     observed: Mapping[str, Any],
@@ -242,12 +379,9 @@ def compare_items(
     An item the candidate did not produce (its case crashed or timed out) fails
     with the reason given in `missing_reason` (keyed by case id). Keys of a
     mapping item excluded at recording ("<item>:<key>") are left out of the
-    candidate's observation too."""
-    skip: dict[str, set[str]] = {}
-    for e in excluded:
-        if ":" in e:
-            item, key = e.split(":", 1)
-            skip.setdefault(item, set()).add(key)
+    candidate's observation too. An observation already compared as it
+    arrived (`Checked`, see `checker`) brings its differences."""
+    skip = _skips(excluded)
     results: list[ItemResult] = []
     for item_id, expected in golden.items():
         case = item_id.split("/", 1)[0]
@@ -255,10 +389,7 @@ def compare_items(
             why = (missing_reason or {}).get(case, "no observation was produced")
             results.append(ItemResult(item_id, case, False, [why], missing=True))
             continue
-        actual = observed[item_id]
-        if item_id in skip and isinstance(actual, dict):
-            actual = {k: v for k, v in actual.items() if k not in skip[item_id]}
-        diff = differences(expected, actual, tolerance)
+        diff = compare_one(expected, observed[item_id], tolerance, skip.get(item_id))
         results.append(ItemResult(item_id, case, not diff, diff))
     return results
 

@@ -16,7 +16,7 @@ from types import ModuleType
 from typing import Any
 
 from . import _core, fuzz, golden, results
-from .diff import compare_items
+from .diff import checker, compare_items
 from .environment import environment
 from .isolation import sweep
 from .lock import measurement_lock
@@ -161,7 +161,11 @@ def _run(task: Task, runner: ModuleType, cand_dir: Path, res: dict[str, Any],
         if progress:
             progress("functional")
         if cand_build.ok:
-            obs = session.observe("candidate", cases)
+            # Each item is compared with its golden value as it arrives, and
+            # only the outcome is kept (diff.checker): the candidate's outputs
+            # are never all in memory at once.
+            obs = session.observe("candidate", cases, keep=checker(
+                recorded["items"], recorded["excluded"], task.tolerance))
             failures, problems = obs.failures, obs.problems
             observed = obs.items
         else:

@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .diff import compare_items
+from .diff import checker, compare_items
 from .observe import canonical
 from .runners import Case
 from .runners.module import normalise_ops
@@ -97,7 +97,9 @@ def differential(session: Any, task: Task, found: list[Target]) -> list[dict[str
             ref = session.observe("reference", case)
             if ref.failures:
                 return None
-            return ref, session.observe("candidate", case)
+            # Compared with the reference's items as they arrive (diff.checker).
+            return ref, session.observe("candidate", case, keep=checker(
+                ref.items, (), task.tolerance))
 
         def difference(raw: Any) -> Any:
             seen = observe(raw)

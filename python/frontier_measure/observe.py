@@ -15,11 +15,13 @@ decoded into lists, dicts, strings and numbers):
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import math
 import re
 import sys
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import msgpack
@@ -161,6 +163,201 @@ def unpack_reply(data: bytes, max_values: int) -> Any:
         raise
     except Exception as exc:
         raise DecodeError(f"undecodable data: {exc}") from None
+
+
+# ------------------------------------------------------------------- items
+
+# The cap on one item (an observation, or one timed call's outputs) as the
+# evaluator receives it: task.toml [metadata.frontier] max_item_mb, in bytes
+# of its packed form, and one value per BYTES_PER_VALUE of those bytes. Both
+# are needed: a decoded value costs the evaluator 30 to 80 bytes whatever it
+# took on the wire (an empty list is one byte packed and 64 bytes decoded), so
+# a byte cap alone lets a small item grow twentyfold once decoded.
+DEFAULT_MAX_ITEM_MB = 16
+BYTES_PER_VALUE = 16
+
+
+class ItemCapExceeded(DecodeError):
+    """One item over the task's cap on an item's size; `reason` says by how much."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(reason)
+
+
+def values_cap(max_bytes: int) -> int:
+    """How many values an item may hold under a cap of `max_bytes`."""
+    return max(1, max_bytes // BYTES_PER_VALUE)
+
+
+def describe_cap(max_bytes: int) -> str:
+    """The cap, and where an author sets it, for messages."""
+    mib = round(max_bytes / (1 << 20), 4)  # as the author wrote it, before whole bytes
+    return (f"the cap on what a side may return per item (task.toml [metadata.frontier] "
+            f"max_item_mb = {mib:g}: {max_bytes:,} bytes, {values_cap(max_bytes):,} values)")
+
+
+def unpack_item(data: bytes, max_bytes: int) -> Any:
+    """Decode one item sent packed on its own, plain data only, after
+    checking it against the cap: its size first, then its values, counted
+    without building anything (what the evaluator holds of an item is at
+    most what the cap allows, whatever the side sent)."""
+    if len(data) > max_bytes:
+        raise ItemCapExceeded(f"exceeds {describe_cap(max_bytes)}: it takes {len(data):,} bytes")
+    try:
+        return unpack_reply(data, values_cap(max_bytes))
+    except ReplyCapExceeded:
+        raise ItemCapExceeded(f"exceeds {describe_cap(max_bytes)}: it holds more than "
+                              f"{values_cap(max_bytes):,} values") from None
+
+
+MAX_ERROR = 4000  # characters kept of an error a worker reports
+_KEY_LEN = 4096  # an item's name, an error's: short strings
+_BIN_LENGTH = {0xC4: 1, 0xC5: 2, 0xC6: 4}  # bin8/16/32: bytes of the length that follows
+
+
+def _stream(file_like: Any) -> msgpack.Unpacker:
+    # Only small values (names, an error) are decoded from the stream itself;
+    # items are read as raw bytes past it (read_bytes), so nothing bounds the
+    # buffer but these limits.
+    return msgpack.Unpacker(file_like, read_size=1 << 16, max_buffer_size=2 << 20,
+                            raw=False, strict_map_key=False, use_list=True,
+                            ext_hook=_no_ext, unicode_errors=STR_ERRORS,
+                            max_str_len=1 << 20, max_bin_len=0, max_array_len=16,
+                            max_map_len=16)
+
+
+def _bin_length(u: msgpack.Unpacker) -> int:
+    kind = u.read_bytes(1)
+    if len(kind) != 1 or kind[0] not in _BIN_LENGTH:
+        raise DecodeError("an item is not sent as bytes")
+    head = u.read_bytes(_BIN_LENGTH[kind[0]])
+    if len(head) != _BIN_LENGTH[kind[0]]:
+        raise DecodeError("cut short")
+    return int.from_bytes(head, "big")
+
+
+def stream_items(file_like: Any, max_item_bytes: int, max_items: int,
+                 on_item: Callable[[str, Any], None]) -> str | None:
+    """Read an `observe` reply ({"items": {name: packed item}} or {"error":
+    text}) from `file_like` as it arrives: each item on its own, checked
+    against the cap (`unpack_item`), decoded, handed to on_item(name, value)
+    and dropped, so the evaluator holds one item at a time whatever the
+    reply's size. An item over the cap is handed over as its ItemCapExceeded
+    and its bytes are read past in blocks, never held. Returns the error the
+    worker reported, if any; a reply of any other shape is a DecodeError."""
+    u = _stream(file_like)
+    error = None
+    try:
+        for _ in range(u.read_map_header()):
+            key = u.unpack()
+            if key == "error":
+                error = str(u.unpack())[:MAX_ERROR]
+                continue
+            if key != "items":
+                raise DecodeError(f"unexpected field {str(key)[:40]!r} in a reply")
+            count = u.read_map_header()
+            if count > max_items:
+                raise DecodeError(f"{count:,} items for a case that has at most {max_items:,}")
+            for _ in range(count):
+                name = u.unpack()
+                if type(name) is not str or len(name) > _KEY_LEN:
+                    raise DecodeError("an item's name is not a short string")
+                size = _bin_length(u)
+                if size > max_item_bytes:
+                    left = size
+                    while left:
+                        block = u.read_bytes(min(left, 1 << 20))
+                        if not block:
+                            raise DecodeError("cut short")
+                        left -= len(block)
+                    on_item(name, ItemCapExceeded(
+                        f"exceeds {describe_cap(max_item_bytes)}: it takes {size:,} bytes"))
+                    continue
+                data = u.read_bytes(size)
+                if len(data) != size:
+                    raise DecodeError("cut short")
+                try:
+                    value = unpack_item(data, max_item_bytes)
+                except ItemCapExceeded as exc:
+                    value = exc
+                del data
+                on_item(name, value)
+        if u.read_bytes(1):
+            raise DecodeError("extra data after the reply")
+    except DecodeError:
+        raise
+    except (ValueError, msgpack.OutOfData, msgpack.StackError) as exc:
+        raise DecodeError(f"undecodable data: {type(exc).__name__} {exc}"[:200]) from None
+    return error
+
+
+class _View:
+    """A file-like reader over bytes without copying them (io.BytesIO copies
+    anything that is not bytes)."""
+
+    def __init__(self, data: bytes | bytearray | memoryview) -> None:
+        self.view = memoryview(data)
+        self.at = 0
+
+    def read(self, n: int = -1) -> bytes:
+        end = len(self.view) if n < 0 else min(self.at + n, len(self.view))
+        out = bytes(self.view[self.at:end])
+        self.at = end
+        return out
+
+
+class TimedOutputs:
+    """A timed batch's reply ({"values": [call outputs, ...]} or {"error":
+    text}) kept as the bytes it came in. Only its length is read at once;
+    `pick` decodes the calls asked for, each checked against the item cap,
+    and steps over the rest without building them: a batch of a thousand
+    calls of a megabyte each costs the evaluator its bytes, not the
+    gigabytes its decoded values would."""
+
+    def __init__(self, data: bytes | bytearray) -> None:
+        self.data = data
+        self.error: str | None = None
+        self.count = 0
+        u = _stream(_View(data))
+        try:
+            if u.read_map_header() != 1:
+                raise DecodeError("a timed reply has one field")
+            key = u.unpack()
+            if key == "error":
+                self.error = str(u.unpack())[:MAX_ERROR]
+                return
+            if key != "values":
+                raise DecodeError(f"unexpected field {str(key)[:40]!r} in a timed reply")
+            self.count = u.read_array_header()
+            self._start = u.tell()
+        except DecodeError:
+            raise
+        except (ValueError, msgpack.OutOfData, msgpack.StackError) as exc:
+            raise DecodeError(f"undecodable data: {type(exc).__name__} {exc}"[:200]) from None
+
+    def __len__(self) -> int:
+        return self.count
+
+    def pick(self, wanted: list[int], max_item_bytes: int) -> Iterator[tuple[int, Any]]:
+        """(index, decoded outputs) of the calls `wanted` (indices below len),
+        in order, one at a time: the caller holds one call's values at most."""
+        view = memoryview(self.data)[self._start:]
+        # Calls are stepped over with the decoder's own skip, which builds
+        # nothing but buffers one call's bytes at most.
+        u = msgpack.Unpacker(_View(view), read_size=1 << 16,
+                             max_buffer_size=max(len(view), 1 << 16))
+        todo = set(wanted)
+        try:
+            for i in range(max(todo, default=-1) + 1):
+                start = u.tell()
+                u.skip()
+                if i in todo:
+                    yield i, unpack_item(bytes(view[start:u.tell()]), max_item_bytes)
+        except DecodeError:
+            raise
+        except (ValueError, msgpack.OutOfData, msgpack.StackError) as exc:
+            raise DecodeError(f"undecodable data: {type(exc).__name__} {exc}"[:200]) from None
 
 
 def pack(value: Any) -> bytes:
@@ -314,44 +511,130 @@ def digest(c: Any) -> str:
 
 
 def describe(c: Any, limit: int = 120) -> str:
-    """A short human-readable rendering of a canonical value, for diffs."""
-    text = _render(c)
+    """A short human-readable rendering of a canonical value, for diffs. It
+    stops once `limit` characters are written: a value of millions of
+    elements costs no more to describe than a short one."""
+    out = _Budget(limit)
+    with contextlib.suppress(_Full):
+        _render(c, out)
+    text = "".join(out.parts)
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def _render(c: Any) -> str:
+class _Full(Exception):
+    """The rendering has reached its limit."""
+
+
+class _Budget:
+    def __init__(self, limit: int) -> None:
+        self.parts: list[str] = []
+        self.left = limit + 1  # one more than fits shows that there was more
+
+    def add(self, text: str) -> None:
+        self.parts.append(text[: self.left])
+        self.left -= len(text)
+        if self.left <= 0:
+            raise _Full
+
+
+def _scalar(x: Any, out: _Budget) -> None:
+    # A long string or bytes value is cut before its repr is made.
+    if isinstance(x, (str, bytes)) and len(x) > out.left:
+        out.add(repr(x[: max(out.left, 0) + 1]))
+    else:
+        out.add(repr(x))
+
+
+def _each(values: Any, out: _Budget) -> None:
+    for i, v in enumerate(values):
+        if i:
+            out.add(", ")
+        _render(v, out)
+
+
+def _render(c: Any, out: _Budget) -> None:
     if isinstance(c, dict):
         if "$float" in c:
             x = float.fromhex(c["$float"])
             if math.isnan(x) or math.isinf(x) or x == 0.0:
-                return repr(x) if not (x == 0.0 and math.copysign(1, x) < 0) else "-0.0"
-            return repr(x)
+                out.add(repr(x) if not (x == 0.0 and math.copysign(1, x) < 0) else "-0.0")
+                return
+            out.add(repr(x))
+            return
         if "$int" in c:
-            return c["$int"]
+            out.add(str(c["$int"]))
+            return
         if "$tuple" in c:
-            inner = ", ".join(_render(v) for v in c["$tuple"])
-            return f"({inner}{',' if len(c['$tuple']) == 1 else ''})"
+            out.add("(")
+            _each(c["$tuple"], out)
+            out.add(f"{',' if len(c['$tuple']) == 1 else ''})")
+            return
         if "$dict" in c:
-            return "{" + ", ".join(f"{_render(k)}: {_render(v)}" for k, v in c["$dict"]) + "}"
+            out.add("{")
+            for i, (k, v) in enumerate(c["$dict"]):
+                out.add(", " if i else "")
+                _render(k, out)
+                out.add(": ")
+                _render(v, out)
+            out.add("}")
+            return
         if "$set" in c or "$frozenset" in c:
             vals = c.get("$set", c.get("$frozenset"))
-            return "{" + ", ".join(_render(v) for v in vals) + "}" if vals else "set()"
+            if not vals:
+                out.add("set()")
+                return
+            out.add("{")
+            _each(vals, out)
+            out.add("}")
+            return
         if "$bytes" in c:
-            return repr(bytes.fromhex(c["$bytes"]))
+            # Two hex digits a byte: only what can be shown is converted.
+            _scalar(bytes.fromhex(c["$bytes"][: 2 * out.left + 2]), out)
+            return
         if "$ndarray" in c:
             a = c["$ndarray"]
-            vals = ", ".join(_render(v) for v in a["values"][:8])
-            more = ", ..." if len(a["values"]) > 8 else ""
-            return f"array(dtype={a['dtype']}, shape={tuple(a['shape'])}, [{vals}{more}])"
+            out.add(f"array(dtype={a['dtype']}, shape={tuple(a['shape'])}, [")
+            _each(a["values"][:8], out)
+            out.add(", ...])" if len(a["values"]) > 8 else "])")
+            return
         if "$exception" in c:
-            return f"{c['$exception']}({c.get('message', '')!r})"
+            out.add(f"{c['$exception']}(")
+            _scalar(c.get("message", ""), out)
+            out.add(")")
+            return
         if "$object" in c:
-            extra = c.get("repr") or (_render(c["value"]) if "value" in c else "")
-            return f"<{c['$object']} {extra}>".replace(" >", ">")
-        return json.dumps(c)
+            out.add(f"<{c['$object']}")
+            if c.get("repr"):
+                out.add(" ")
+                out.add(str(c["repr"]))
+            elif "value" in c:
+                inner = _Budget(out.left)
+                with contextlib.suppress(_Full):
+                    _render(c["value"], inner)
+                text = "".join(inner.parts)
+                if text:
+                    out.add(" " + text)
+            out.add(">")
+            return
+        # Any other mapping, as JSON writes it.
+        out.add("{")
+        for i, (k, v) in enumerate(c.items()):
+            out.add(", " if i else "")
+            out.add(json.dumps(k) if isinstance(k, str) else json.dumps(str(k)))
+            out.add(": ")
+            if isinstance(v, (dict, list)):
+                _render(v, out)
+            else:
+                out.add(json.dumps(v) if not isinstance(v, str) or len(v) < out.left
+                        else json.dumps(v[: out.left + 1]))
+        out.add("}")
+        return
     if isinstance(c, list):
-        return "[" + ", ".join(_render(v) for v in c) + "]"
-    return repr(c)
+        out.add("[")
+        _each(c, out)
+        out.add("]")
+        return
+    _scalar(c, out)
 
 
 def _canonical_bytes(value: Any) -> bytes:
@@ -385,9 +668,12 @@ def timed_value(value: Any) -> Any:
     return canonical(value)
 
 
-def from_timed(value: Any) -> Any:
+def from_timed(value: Any, max_values: int | None = None) -> Any:
     """The canonical form of a value made by `timed_value` (checked: a known
-    numeric dtype, a shape that matches the bytes)."""
+    numeric dtype, a shape that matches the bytes). With `max_values`, an
+    array whose canonical form would hold more values (three an element: a
+    tagged map, its key, its text) is over the cap: it came as bytes, but
+    is compared in that form."""
     if type(value) is not dict or list(value) != ["$array"]:
         return value
     import numpy as np
@@ -403,6 +689,9 @@ def from_timed(value: Any) -> Any:
         ok = False
     if not ok:
         raise DecodeError("malformed array in a timed output")
+    if max_values is not None and 3 * math.prod(shape) > max_values:
+        raise ItemCapExceeded(f"an array of {math.prod(shape):,} elements is compared as "
+                              f"{3 * math.prod(shape):,} values, more than {max_values:,}")
     return canonical(np.frombuffer(data, dtype=dt).reshape(shape))
 
 

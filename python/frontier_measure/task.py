@@ -38,6 +38,7 @@ from types import ModuleType
 from typing import Any
 
 from .diff import Tolerance
+from .observe import DEFAULT_MAX_ITEM_MB
 
 SCALES = ("module", "package", "kernel", "repository")
 COSTS = ("wall", "cpu", "cycles", "instructions")
@@ -86,6 +87,7 @@ class Task:
     frontier: dict[str, Any]  # [metadata.frontier] as read
     toml: dict[str, Any]
     cases_timeout_s: float = 60.0  # how long the author's code may run (cases(), make() ...)
+    max_item_bytes: int = DEFAULT_MAX_ITEM_MB << 20  # the cap on one observed item (max_item_mb)
     settings: Any = None  # the scale's own settings, set by its runner's configure()
     cache: dict[Any, Any] = field(default_factory=dict)  # the runner's, per loaded task
 
@@ -127,6 +129,7 @@ REQUIRED_FILES = (
 )
 VERIFIER_FILES = ("task.toml", "tests/test.sh")
 CASES_TIMEOUT_S = 60.0
+MAX_ITEM_MB = 1024  # the most max_item_mb may be: a worker's reply frame says its length in 32 bits
 
 
 def is_verifier_layout(root: Path) -> bool:
@@ -312,6 +315,14 @@ def _load(root: Path) -> Task:
     cases_timeout = get(fr, "cases_timeout_s", float, where, problems, default=CASES_TIMEOUT_S)
     if cases_timeout <= 0:
         problems.append(f"{where}.cases_timeout_s: must be positive")
+    # The most one item of a side may take as plain data (observe.unpack_item):
+    # past it the side fails, naming the item. What the evaluator holds at once
+    # is about one item, so this bounds its memory.
+    item_mb = get(fr, "max_item_mb", float, where, problems, default=float(DEFAULT_MAX_ITEM_MB))
+    if not 0 < item_mb <= MAX_ITEM_MB:
+        problems.append(f"{where}.max_item_mb: must be above 0 and at most {MAX_ITEM_MB} "
+                        f"(MiB of one item as plain data), got {item_mb:g}")
+        item_mb = float(DEFAULT_MAX_ITEM_MB)
 
     timing = TimingSettings()
     tt = fr.get("timing", {})
@@ -368,7 +379,7 @@ def _load(root: Path) -> Task:
         path=root, name=name, scale=scale, entry=entry, threshold=threshold, cost=cost,
         repetitions=reps, case_timeout_s=case_timeout, timing=timing, tolerance=tolerance,
         behaviours=behaviours, checklist=checklist, frontier=fr, toml=doc,
-        cases_timeout_s=cases_timeout,
+        cases_timeout_s=cases_timeout, max_item_bytes=int(item_mb * (1 << 20)),
     )
 
 

@@ -8,7 +8,8 @@ so code under test can neither read requests nor corrupt replies by printing.
 
     load     {root, entry, policy}  install the run-time compliance policy (an audit
                                    hook, for the candidate), then import the entry
-    observe  {ops}                 run a case; its canonical observations
+    observe  {ops}                 run a case; its canonical observations, each
+                                   item packed on its own (bytes)
     run      {scripts, calls,      run timed calls, each with its own fresh input:
               values, dry, warm}   a call is [index into scripts, its literal
                                    arguments] (see split_call); reply with a
@@ -414,7 +415,9 @@ class Worker:
             return self.run(req["scripts"], req["calls"], bool(req.get("values")),
                             bool(req.get("dry")), bool(req.get("warm")))
         if cmd == "observe":
-            return {"items": self.observe(req["ops"])}
+            # Each item packed on its own: the evaluator reads them one at a
+            # time, checking each against its cap before decoding it.
+            return {"items": {k: pack(v) for k, v in self.observe(req["ops"]).items()}}
         if cmd == "load":
             root, entry = req["root"], req["entry"]
             if req.get("policy") is not None:

@@ -19,7 +19,7 @@ a module `runners/<name>.py` registered in `RUNNERS`, offering:
 and a Session (a context manager) over private copies of both sides:
 
     build(side) -> Build             compile/build the side (a no-op for Python)
-    observe(side, cases) -> Observation
+    observe(side, cases, keep=None) -> Observation   (each item through keep, see Observation)
     timing_digests(side, inputs) -> {input id: digest}  (timing inputs must be deterministic;
                                      made with RECORDING_SEED)
     time(inputs, progress, seed=None) -> [InputTiming]  paired rounds per timing input, on
@@ -130,11 +130,20 @@ class Problem:
 
 @dataclass
 class Observation:
-    """What one side produced on the functional cases."""
+    """What one side produced on the functional cases.
+
+    With `keep` (observe(..., keep=...)), what is stored of each item is
+    keep(item id, value), called as the item arrives: evaluate.py compares it
+    with its golden value there and keeps the outcome (diff.checker), so the
+    evaluator never holds more than one of a side's items at a time."""
 
     items: dict[str, Any] = field(default_factory=dict)  # item id -> value
     failures: dict[str, str] = field(default_factory=dict)  # case id -> why it produced nothing
     problems: list[Problem] = field(default_factory=list)
+    keep: Callable[[str, Any], Any] | None = None
+
+    def add(self, item_id: str, value: Any) -> None:
+        self.items[item_id] = value if self.keep is None else self.keep(item_id, value)
 
 
 class SideFailure(Exception):
@@ -201,7 +210,8 @@ class InputTiming:
 
 class Session(Protocol):
     def build(self, side: str) -> Build: ...
-    def observe(self, side: str, cases: list[Case]) -> Observation: ...
+    def observe(self, side: str, cases: list[Case],
+                keep: Callable[[str, Any], Any] | None = None) -> Observation: ...
     def timing_digests(self, side: str, inputs: list[TimingInput]) -> dict[str, str]: ...
     def time(self, inputs: list[TimingInput], progress: Progress | None = None, *,
              seed: int | None = None) -> list[InputTiming]: ...

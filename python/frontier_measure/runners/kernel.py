@@ -43,6 +43,7 @@ import shutil
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -354,12 +355,13 @@ class KernelSession:
         return {"stdout": r.stdout.decode("utf-8", "replace"), "exit_code": r.exit_code,
                 "stats": r.stats}
 
-    def observe(self, side: str, cases: list[Case]) -> Observation:
-        obs = Observation()
+    def observe(self, side: str, cases: list[Case],
+                keep: Callable[[str, Any], Any] | None = None) -> Observation:
+        obs = Observation(keep=keep)
         for case in cases:
             r = self._run(side, case.payload, timing=False)
-            obs.items[f"{case.id}/stdout"] = r["stdout"]
-            obs.items[f"{case.id}/exit_code"] = r["exit_code"]
+            obs.add(f"{case.id}/stdout", r["stdout"])
+            obs.add(f"{case.id}/exit_code", r["exit_code"])
         return obs
 
     def timing_digests(self, side: str, inputs: list[TimingInput]) -> dict[str, str]:

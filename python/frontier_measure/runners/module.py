@@ -56,7 +56,19 @@ from ..compliance import Finding
 from ..compliance import python as python_compliance
 from ..diff import Tolerance, differences
 from ..isolation import Policy, cgroups, ensure_account, guard_acquire, guard_release, is_root, sandbox, sweep
-from ..observe import DecodeError, Ref, ReplyCapExceeded, from_timed, pack, unpack_reply
+from ..observe import (
+    DEFAULT_MAX_ITEM_MB,
+    DecodeError,
+    ItemCapExceeded,
+    Ref,
+    ReplyCapExceeded,
+    TimedOutputs,
+    from_timed,
+    pack,
+    stream_items,
+    unpack_reply,
+    values_cap,
+)
 from ..task import Task, TaskError, call_author, check_covers, check_size, get, reference_dir, run_author
 from ..worker import OPERATIONS, VIOLATION_EXIT, split_call
 from . import (
@@ -64,6 +76,7 @@ from . import (
     Case,
     InputTiming,
     Observation,
+    Problem,
     Progress,
     SideFailure,
     SideStartError,
@@ -700,15 +713,13 @@ class WorkerProcess:
         except BrokenPipeError:
             raise WorkerFailure(self.side, self._death()) from None
 
-    def receive(self, timeout: float) -> dict[str, Any]:
-        deadline = time.monotonic() + timeout
+    @contextlib.contextmanager
+    def _reply(self, timeout: float) -> Iterator[float]:
+        """Reading one reply, within `timeout`: whatever goes wrong on the way
+        is the side's failure, and the worker is killed (the rest of its
+        reply would be read as the next one)."""
         try:
-            (n,) = _HEADER.unpack(self._read_exact(4, deadline))
-            if n > MAX_REPLY:
-                self.kill()
-                raise WorkerFailure(self.side, f"a reply of {n:,} bytes exceeds the cap of "
-                                    f"{MAX_REPLY:,} bytes on what a side may return")
-            reply = unpack_reply(self._read_exact(n, deadline), MAX_REPLY_VALUES)
+            yield time.monotonic() + timeout
         except WorkerFailure as exc:
             if exc.reason == "timed out":
                 self.kill()
@@ -720,14 +731,58 @@ class WorkerProcess:
         except DecodeError as exc:
             self.kill()
             raise WorkerFailure(self.side, f"broke the protocol: {exc}") from None
+        except BaseException:
+            self.kill()
+            raise
+
+    def _length(self, deadline: float, cap: int) -> int:
+        (n,) = _HEADER.unpack(self._read_exact(4, deadline))
+        if n > cap:
+            raise WorkerFailure(self.side, f"a reply of {n:,} bytes exceeds the cap of "
+                                f"{cap:,} bytes on what a side may return")
+        return int(n)
+
+    def receive(self, timeout: float) -> dict[str, Any]:
+        with self._reply(timeout) as deadline:
+            n = self._length(deadline, MAX_REPLY)
+            reply = unpack_reply(self._read_exact(n, deadline), MAX_REPLY_VALUES)
         if not isinstance(reply, dict):
             self.kill()
             raise WorkerFailure(self.side, "broke the protocol: reply is not a map")
         return reply
 
+    def receive_outputs(self, timeout: float) -> TimedOutputs:
+        """A timed batch's reply, left as the bytes it came in: the evaluator
+        decodes only the calls it compares (OutputCheck)."""
+        with self._reply(timeout) as deadline:
+            n = self._length(deadline, MAX_REPLY)
+            return TimedOutputs(self._read_exact(n, deadline))
+
+    def receive_items(self, timeout: float, max_item_bytes: int, max_items: int,
+                      on_item: Callable[[str, Any], None]) -> str | None:
+        """An `observe` reply, read as it streams (observe.stream_items): each
+        item is checked against the cap, decoded and handed to on_item on
+        its own. Returns the error the worker reported, if any."""
+        with self._reply(timeout) as deadline:
+            # No cap on the whole: it is never held, and an item over its cap
+            # is read past (so the failure can name it) within the deadline.
+            n = self._length(deadline, 0xFFFFFFFF)
+            return stream_items(_FrameReader(self, n, deadline), max_item_bytes, max_items,
+                                on_item)
+
     def request(self, msg: dict[str, Any], timeout: float) -> dict[str, Any]:
         self.send(frame(msg))
         return self.receive(timeout)
+
+    def observe(self, ops: list[dict[str, Any]], timeout: float,
+                max_item_bytes: int = DEFAULT_MAX_ITEM_MB << 20) -> dict[str, Any]:
+        """One case's items, decoded (an item over the cap as its
+        ItemCapExceeded); a reported error as {"error": ...}."""
+        items: dict[str, Any] = {}
+        self.send(frame({"cmd": "observe", "ops": ops}))
+        most = sum(2 + len(op["args"]) + len(op["kwargs"]) for op in ops)
+        error = self.receive_items(timeout, max_item_bytes, most, items.__setitem__)
+        return {"error": error} if error is not None else items
 
     def cpu_ns(self) -> int:
         """CPU time charged to the side: its whole cgroup, else the worker's threads."""
@@ -765,6 +820,24 @@ class WorkerProcess:
 def frame(msg: dict[str, Any]) -> bytes:
     data = pack(msg)
     return _HEADER.pack(len(data)) + data
+
+
+class _FrameReader:
+    """One reply's bytes as a file, read from the worker as they are asked
+    for: never past the frame's length, never after the deadline."""
+
+    def __init__(self, worker: WorkerProcess, size: int, deadline: float) -> None:
+        self.worker = worker
+        self.left = size
+        self.deadline = deadline
+
+    def read(self, n: int = -1) -> bytes:
+        n = self.left if n < 0 else min(n, self.left)
+        if n <= 0:
+            return b""
+        data = self.worker._read_exact(n, self.deadline)
+        self.left -= len(data)
+        return data
 
 
 class InputMaker:
@@ -863,17 +936,22 @@ class OutputCheck:
     tolerance digests of equal-enough outputs differ, so every call's
     canonical outputs come back instead and some of them are compared with
     the tolerance: which ones is drawn after the replies are in, from a key
-    the sides never see, so a side cannot be right only where we look."""
+    the sides never see, so a side cannot be right only where we look.
+    Those replies stay packed (observe.TimedOutputs) until the draw, and
+    only the drawn calls are decoded, each within the task's item cap: a
+    batch's outputs cost the evaluator their bytes, whatever they decode to."""
 
-    def __init__(self, tolerance: Tolerance, per_batch: int = 6) -> None:
+    def __init__(self, tolerance: Tolerance, per_batch: int = 6,
+                 max_item_bytes: int = DEFAULT_MAX_ITEM_MB << 20) -> None:
         self.tolerance = tolerance
         self.per_batch = per_batch
+        self.max_item_bytes = max_item_bytes
         self.key = secrets.randbits(64)
-        # Per side, per batch: each call's digest (exact) or outputs (tolerance).
-        self.seen: dict[str, dict[tuple[int, int, int], list[Any]]] = {s: {} for s in SIDES}
+        # Per side, per batch: each call's digest (exact) or the packed reply (tolerance).
+        self.seen: dict[str, dict[tuple[int, int, int], Any]] = {s: {} for s in SIDES}
         self.compared = 0
 
-    def add(self, side: str, key: tuple[int, int, int], outputs: list[Any]) -> None:
+    def add(self, side: str, key: tuple[int, int, int], outputs: list[str] | TimedOutputs) -> None:
         self.seen[side][key] = outputs
         other = self.seen["candidate" if side == "reference" else "reference"].get(key)
         if other is None:
@@ -889,9 +967,13 @@ class OutputCheck:
         else:
             rng = random.Random(hash((self.key, key)))
             picked = sorted(rng.sample(range(n), min(n, self.per_batch)))
-            bad = [i for i in picked if differences(_from_timed("reference", ref[i]),
-                                                    _from_timed("candidate", cand[i]),
-                                                    self.tolerance)]
+            # One call of each side decoded at a time, compared, and let go.
+            bad = []
+            for (i, r), (_, c) in zip(self._each("reference", ref, picked, key),
+                                      self._each("candidate", cand, picked, key), strict=True):
+                if differences(r, c, self.tolerance):
+                    bad.append(i)
+                    break
             self.compared += len(picked)
         if bad:
             raise SideFailure(
@@ -902,12 +984,32 @@ class OutputCheck:
                 "they depend on the input in a way the held-out cases did not show",
             )
 
+    def _each(self, side: str, outputs: TimedOutputs, picked: list[int],
+              key: tuple[int, int, int]) -> Iterator[tuple[int, Any]]:
+        """The picked calls' outputs in canonical form, one at a time."""
+        cap = values_cap(self.max_item_bytes)
+        calls = outputs.pick(picked, self.max_item_bytes)
+        at = picked[0] if picked else 0
+        try:
+            for i, call in calls:
+                at = i
+                yield i, _from_timed(side, call, cap)
+                at = next((j for j in picked if j > i), i)
+        except ItemCapExceeded as exc:
+            raise SideFailure(side, f"the outputs of timed call {at + 1} of batch {key[2] + 1}: "
+                                    f"{exc.reason}") from None
+        except DecodeError as exc:
+            raise SideFailure(side, f"a timed call's outputs are malformed: {exc}") from None
 
-def _from_timed(side: str, call: Any) -> Any:
+
+def _from_timed(side: str, call: Any, max_values: int | None = None) -> Any:
     """One timed call's outputs ([value, [mutable arguments]] per operation) in
-    canonical form (observe.timed_value)."""
+    canonical form (observe.timed_value), each array within `max_values`."""
     try:
-        return [[from_timed(v), [from_timed(a) for a in m]] for v, m in call]
+        return [[from_timed(v, max_values), [from_timed(a, max_values) for a in m]]
+                for v, m in call]
+    except ItemCapExceeded:
+        raise
     except (TypeError, ValueError, DecodeError) as exc:
         raise SideFailure(side, f"a timed call's outputs are malformed: {exc}") from None
 
@@ -954,15 +1056,22 @@ class WorkerSide(_core.Side):
         if not isinstance(reply.get("digests"), list) or len(reply["digests"]) != 1:
             raise SideFailure(self.name, "worker did not return the output of its warm-up call")
 
-    def _exchange(self, request: bytes) -> tuple[dict[str, Any], int, int]:
+    def _receive(self) -> dict[str, Any] | TimedOutputs:
+        # Values (a task with a float tolerance) stay packed: see OutputCheck.
+        if self.inputs.values:
+            return self.worker.receive_outputs(self.timeout)
+        return self.worker.receive(self.timeout)
+
+    def _exchange(self, request: bytes) -> tuple[dict[str, Any] | TimedOutputs, int, int]:
         cpu0 = self.worker.cpu_ns()
         t0 = _core.now_ns()
         self.worker.send(request)
-        reply = self.worker.receive(self.timeout)
+        reply = self._receive()
         t1 = _core.now_ns()
         cpu1 = self.worker.cpu_ns()
-        if "error" in reply:
-            raise SideFailure(self.name, f"worker error while timing: {reply['error']}")
+        error = reply.error if isinstance(reply, TimedOutputs) else reply.get("error")
+        if error is not None:
+            raise SideFailure(self.name, f"worker error while timing: {str(error)[:2000]}")
         return reply, t1 - t0, cpu1 - cpu0 if cpu0 >= 0 and cpu1 >= 0 else -1
 
     def measure(self, loops: int) -> _core.Batch:
@@ -979,8 +1088,10 @@ class WorkerSide(_core.Side):
             # The timed request is built before it: nothing of ours runs between.
             self.warm(block)
         reply, wall, cpu = self._exchange(request)
-        outputs = reply.get("values" if self.inputs.values else "digests")
-        if not isinstance(outputs, list) or len(outputs) != loops:
+        outputs = reply if isinstance(reply, TimedOutputs) else reply.get("digests")
+        if not isinstance(outputs, (list, TimedOutputs)) or len(outputs) != loops or (
+                isinstance(outputs, list) and not all(type(d) is str and len(d) <= 64
+                                                      for d in outputs)):
             raise SideFailure(self.name, "worker did not return the outputs of every timed call")
         self.check.add(self.name, (self.inputs.phase, self.process, self.block), outputs)
         # Both sides make the dry runs, so their processes do the same things in
@@ -994,7 +1105,7 @@ class WorkerSide(_core.Side):
         # in their batch, and the warm path is what their batch paid.
         dry = self.inputs.request(block, loops, dry=True)
         self.worker.send(dry)
-        self.worker.receive(self.timeout)
+        self._receive()
         _, dry_wall, dry_cpu = self._exchange(dry)
         if self.dry_runs:
             self.harness.add(dry_wall, dry_cpu, loops)
@@ -1192,11 +1303,15 @@ class ModuleSession:
         return Build(ok=True)  # Python sources run as they are
 
     # ---- functional
-    def observe(self, side: str, cases: list[Case]) -> Observation:
+    def observe(self, side: str, cases: list[Case],
+                keep: Callable[[str, Any], Any] | None = None) -> Observation:
         """Run every case on a side, in one fresh worker (a new one after a
         case kills or hangs it). A side that cannot even start, or that has
-        hung MAX_TIMEOUTS times, fails its remaining cases without running them."""
-        obs = Observation()
+        hung MAX_TIMEOUTS times, fails its remaining cases without running them.
+        Items are taken one at a time as the reply streams in, each through
+        `keep` (Observation); one over the task's item cap is an
+        "output-cap" problem naming it, and its value is never read."""
+        obs = Observation(keep=keep)
         worker: WorkerProcess | None = None
         timeouts = 0
         try:
@@ -1208,9 +1323,24 @@ class ModuleSession:
                         for rest in cases[n:]:
                             obs.failures[rest.id] = exc.reason
                         break
+                # A case's items count only once its whole reply is in.
+                got = Observation(keep=keep)
+
+                def take(key: str, value: Any, case_id: str = case.id,
+                         got: Observation = got) -> None:
+                    item = f"{case_id}/{key}"
+                    if isinstance(value, ItemCapExceeded):
+                        got.problems.append(Problem(case_id, "output-cap",
+                                                    f"{item}: {value.reason}"))
+                        value = {"$over-cap": value.reason}
+                    got.add(item, value)
+
+                # Each operation gives its result, its stdout and its arguments.
+                most = sum(2 + len(op["args"]) + len(op["kwargs"]) for op in case.payload)
                 try:
-                    reply = worker.request({"cmd": "observe", "ops": case.payload},
-                                           self.task.case_timeout_s)
+                    worker.send(frame({"cmd": "observe", "ops": case.payload}))
+                    error = worker.receive_items(self.task.case_timeout_s,
+                                                 self.task.max_item_bytes, most, take)
                 except RuntimeViolation as exc:
                     # The side broke the rules: nothing more of it runs.
                     worker = None
@@ -1228,15 +1358,11 @@ class ModuleSession:
                                                      "had timed out")
                         break
                     continue
-                if "error" in reply:
-                    obs.failures[case.id] = str(reply["error"])
+                if error is not None:
+                    obs.failures[case.id] = error
                     continue
-                items = reply.get("items", {})
-                if not isinstance(items, dict):
-                    obs.failures[case.id] = "worker sent malformed items"
-                    continue
-                for key, value in items.items():
-                    obs.items[f"{case.id}/{key}"] = value
+                obs.items.update(got.items)
+                obs.problems.extend(got.problems)
         finally:
             if worker is not None:
                 worker.close()
@@ -1281,7 +1407,7 @@ class ModuleSession:
         # the inputs of the fixed seeds used before.
         maker = InputMaker(t.payload, base_seed=1000 + seed * 10**11 + timing_seed * 10**13,
                            values=not self.task.tolerance.exact)
-        check = OutputCheck(self.task.tolerance)
+        check = OutputCheck(self.task.tolerance, max_item_bytes=self.task.max_item_bytes)
         request_timeout = max(60.0, settings.max_batch_ms / 1e3 * 50)
         loops = 0
 

@@ -44,7 +44,7 @@ import stat
 import subprocess
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -52,6 +52,7 @@ from typing import Any
 from .. import _core, perf
 from ..compliance import Finding
 from ..isolation import Backend, CommandResult, Policy, open_backend
+from ..observe import describe_cap
 from ..task import Task, TaskError, check_covers, check_size, get, read_toml
 from . import (
     RECORDING_SEED,
@@ -76,8 +77,10 @@ CASE_DIR = "case"  # the working directory of the current case, inside its area
 ITEM_KINDS = ("exit_code", "stdout", "stderr", "files")
 MAX_TIMEOUTS = 2  # after this many timed-out commands the rest of the cases are not run
 # The cap on entries of a case directory's snapshot (stdout and stderr are
-# capped by the backend's Policy.max_output): past it, a side fails, naming it.
+# capped by the backend's Policy.max_output, the task's max_item_mb): past it, a
+# side fails, naming it.
 MAX_SNAPSHOT_ENTRIES = 100_000
+BUILD_LOG = 1 << 20  # bytes kept of each stream of a build (reports show its end)
 
 
 class OutputCapExceeded(Exception):
@@ -88,8 +91,7 @@ def _caps(r: CommandResult, max_output: int) -> str | None:
     """Which stream of a command went over the cap on output, if any."""
     for name, over in (("stdout", r.stdout_truncated), ("stderr", r.stderr_truncated)):
         if over:
-            return (f"{name} exceeds the cap of {max_output:,} bytes per stream "
-                    "on what a side may write")
+            return f"{name} exceeds {describe_cap(max_output)}"
     return None
 
 
@@ -253,7 +255,8 @@ def policy_for(task: Task) -> Policy:
     ([environment] memory_mb, [metadata.frontier.repository] nproc, disk_mb,
     file_size_mb, open_files); every command's timeout is set per call."""
     s: Settings = task.settings
-    return Policy(**s.limits, timeout_s=s.command_timeout_s)
+    # A stream is one item: the backend keeps as much of it as the item cap.
+    return Policy(**s.limits, timeout_s=s.command_timeout_s, max_output=task.max_item_bytes)
 
 
 # --------------------------------------------------------------------- observing
@@ -419,7 +422,8 @@ class RepositorySession:
             r = self.backend.run(side, command, cwd=PROGRAM, timeout=s.build_timeout_s)
             self.backend.seal(side, PROGRAM)
             b = Build(ok=r.ok, command=command, status=r.describe(),
-                      log=_text(r.stdout + r.stderr), seconds=r.wall_ns / 1e9)
+                      log=_text(r.stdout[-BUILD_LOG:] + r.stderr[-BUILD_LOG:]),
+                      seconds=r.wall_ns / 1e9)
         self.built[side] = b
         return b
 
@@ -430,11 +434,18 @@ class RepositorySession:
             raise SideFailure(side, f"the build failed ({self.built[side].status}):\n"
                               + self.built[side].log[-2000:])
 
-    def observe(self, side: str, cases: list[Case]) -> Observation:
+    def observe(self, side: str, cases: list[Case],
+                keep: Callable[[str, Any], Any] | None = None) -> Observation:
+        """Run every case's commands on a side. Each command's items go
+        through `keep` as soon as it has ended (Observation), so a side's
+        outputs are never all held at once; a stream past the task's item cap
+        (the backend keeps no more of it) is an "output-cap" problem naming
+        the item, and is not compared."""
         self._ensure_built(side)
-        obs = Observation()
+        obs = Observation(keep=keep)
         timeouts = 0
         fixtures = self.task.path / self.settings.fixtures
+        cap = self.backend.policy.max_output
         for case in cases:
             if timeouts >= MAX_TIMEOUTS:
                 obs.failures[case.id] = f"not run: {timeouts} commands of the {side} had timed out"
@@ -444,17 +455,22 @@ class RepositorySession:
             for n, command in enumerate(rc.commands):
                 r = self.run(side, command, stdin=rc.stdin.encode() if n == 0 else b"")
                 key = f"{case.id}/{n}"
-                obs.items[f"{key}/exit_code"] = _status(r)
-                obs.items[f"{key}/stdout"] = _text(r.stdout)
-                obs.items[f"{key}/stderr"] = _text(r.stderr)
+                obs.add(f"{key}/exit_code", _status(r))
+                for name, data, over in (("stdout", r.stdout, r.stdout_truncated),
+                                         ("stderr", r.stderr, r.stderr_truncated)):
+                    if over:
+                        why = f"exceeds {describe_cap(cap)}: more than {cap:,} bytes"
+                        obs.add(f"{key}/{name}", {"$over-cap": why})
+                        obs.problems.append(Problem(case.id, "output-cap", f"{key}/{name}: {why}"))
+                    else:
+                        obs.add(f"{key}/{name}", _text(data))
+                # The result is still read below: what was compared is let go now.
+                r.stdout = r.stderr = data = b""
                 try:
-                    obs.items[f"{key}/files"] = snapshot(self.backend.area(side) / CASE_DIR)
+                    obs.add(f"{key}/files", snapshot(self.backend.area(side) / CASE_DIR))
                 except OutputCapExceeded as exc:
-                    obs.items[f"{key}/files"] = {"$over-cap": str(exc)}
+                    obs.add(f"{key}/files", {"$over-cap": str(exc)})
                     obs.problems.append(Problem(case.id, "output-cap", f"{key}: {exc}"))
-                over = _caps(r, self.backend.policy.max_output)
-                if over:
-                    obs.problems.append(Problem(case.id, "output-cap", f"{key}: {over}"))
                 if r.timed_out:
                     timeouts += 1
                     obs.problems.append(Problem(case.id, "timeout", f"{key}: '{command}' timed "
