@@ -26,13 +26,13 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))
 
 from frontier_measure.evaluate import evaluate  # noqa: E402
-from test_hostile import CORPUS, HOSTILE, REPOSITORY_CASES, leftovers, task_for  # noqa: E402
+from test_hostile import CORPUS, REPOSITORY_CASES, candidate_for, leftovers, task_for  # noqa: E402
 
 
 def judge(entry: dict, backend: str, work: Path) -> tuple[bool, str]:
     task = task_for(entry, work)
-    candidate = work / "candidate"
-    shutil.copytree(HOSTILE / entry["candidate"], candidate)
+    candidate = work / "cand"  # a copy: the hint below is written into it
+    shutil.copytree(candidate_for(entry, work), candidate)
     # A candidate that hunts for held-out data is told where it is.
     (candidate / "target.path").write_text(str(task / "tests" / "golden.json"))
     kwargs: dict = {}

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import pwd
 import re
 import shutil
 import subprocess
@@ -18,8 +17,6 @@ import pytest
 from eval_support import ROOT, quick_task
 from frontier_measure.evaluate import evaluate
 from frontier_measure.isolation import cgroups, sweep
-from frontier_measure.isolation.accounts import ACCOUNTS
-from frontier_measure.runners.module import ACCOUNTS as WORKER_ACCOUNTS
 
 HOSTILE = Path(__file__).resolve().parent / "hostile"
 CORPUS = tomllib.loads((HOSTILE / "corpus.toml").read_text())["candidate"]
@@ -35,8 +32,10 @@ def task_for(entry: dict, tmp_path: Path) -> Path:
         task = tmp_path / name
         shutil.copytree(ROOT / "tasks" / scale / name, task)
         toml = task / "task.toml"  # a short command timeout, for the sleeper
-        toml.write_text(re.sub(r"(?m)^command_timeout_s = .*$", "command_timeout_s = 3",
-                               toml.read_text()))
+        text = re.sub(r"(?m)^command_timeout_s = .*$", "command_timeout_s = 3", toml.read_text())
+        if "cost" in entry:
+            text = re.sub(r'(?m)^cost = ".*"$', f'cost = "{entry["cost"]}"', text)
+        toml.write_text(text)
         tmp_path.chmod(0o755)
         return task
     task = quick_task(tmp_path, scale, name, allow_imports=entry.get("allowed_imports"))
@@ -51,18 +50,12 @@ def task_for(entry: dict, tmp_path: Path) -> Path:
     return task
 
 
-def _uids() -> set[int]:
-    out = set()
-    for name in [*ACCOUNTS.values(), *WORKER_ACCOUNTS.values()]:
-        with contextlib.suppress(KeyError):
-            out.add(pwd.getpwnam(name).pw_uid)
-    return out
-
-
 def leftovers() -> list[str]:
     """What this process's evaluations left: processes in cgroups named after
-    it, containers labelled with it, SysV IPC objects of the sides' accounts
-    (other evaluators on the machine may be running: theirs are not ours)."""
+    it, containers labelled with it (other evaluators on the machine may be
+    running: theirs are not ours). Kernel objects of a side (IPC, keys) cannot
+    be left: each run's namespaces are its own and the calls are off the
+    sides' allow-list (tests/test_isolation.py)."""
     mine = f"{cgroups.ROOT_NAME}/{os.getpid()}-"
     found = []
     for p in Path("/proc").iterdir():
@@ -71,19 +64,26 @@ def leftovers() -> list[str]:
                 state = (p / "stat").read_text().rsplit(")", 1)[1].split()[0]
                 if state not in "ZX" and mine in (p / "cgroup").read_text():
                     found.append(f"process {p.name}: {(p / 'cmdline').read_bytes()[:80]!r}")
-    uids = _uids()
-    for kind in ("shm", "sem", "msg"):
-        with contextlib.suppress(OSError):
-            lines = Path(f"/proc/sysvipc/{kind}").read_text().splitlines()
-            col = lines[0].split().index("uid")
-            found += [f"SysV {kind} of uid {r.split()[col]}" for r in lines[1:]
-                      if int(r.split()[col]) in uids]
     if shutil.which("docker"):
         r = subprocess.run(["docker", "ps", "-aq", "--filter",
                             f"label={sweep.DOCKER_LABEL}={os.getpid()}"],
                            capture_output=True, text=True)
         found += [f"container {c}" for c in r.stdout.split()]
     return found
+
+
+def candidate_for(entry: dict, tmp_path: Path) -> Path:
+    """The entry's candidate. A repository entry holds only what it changes
+    (a launcher, a Makefile): the rest is the reference's workspace, laid
+    under it here, as an agent would start from it."""
+    own = HOSTILE / entry["candidate"]
+    scale, name = entry["task"].split("/")
+    if scale != "repository":
+        return own
+    dest = tmp_path / "candidate"
+    shutil.copytree(ROOT / "tasks" / scale / name / "environment" / "workspace", dest)
+    shutil.copytree(own, dest, dirs_exist_ok=True)
+    return dest
 
 
 def _runs() -> list[tuple[dict, str]]:
@@ -107,7 +107,7 @@ def test_hostile_candidate_is_caught(entry, backend, tmp_path):
     kwargs = {"only_cases": REPOSITORY_CASES} if entry["task"].startswith("repository/") else {}
     if entry.get("timing", True) is False:
         kwargs["timing"] = False
-    res = evaluate(task, HOSTILE / entry["candidate"], isolation=backend, **kwargs)
+    res = evaluate(task, candidate_for(entry, tmp_path), isolation=backend, **kwargs)
     failure = res["failure"]
     assert not res["strict_success"] and failure is not None, entry["class"]
     assert failure["stage"] == entry["stage"], failure

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import pwd
 import shutil
 import sys
 import tempfile
@@ -15,8 +14,9 @@ import pytest
 
 from eval_support import ROOT, quick_task
 from frontier_measure import runners
+from frontier_measure.isolation.accounts import EVALUATION_UIDS
 from frontier_measure.record import record
-from frontier_measure.runners.module import ACCOUNTS, ModuleSession, WorkerFailure
+from frontier_measure.runners.module import ModuleSession, WorkerFailure
 
 
 def load(path: Path):
@@ -95,7 +95,9 @@ def test_worker_runs_as_its_own_account_and_cannot_read_held_out_data(tmp_path, 
             ], 10)
         finally:
             w.close()
-        assert items["0/result"] == pwd.getpwnam(ACCOUNTS["candidate"]).pw_uid
+        # the candidate's id, drawn for this evaluation (no account has it)
+        assert items["0/result"] == session.owners["candidate"][0]
+        assert items["0/result"] in EVALUATION_UIDS
         assert items["1/result"] == hidden
         # Neither the reference (the task's, or the reference's private copy) nor
         # the oracle is there for the candidate to read.
@@ -131,6 +133,42 @@ def tmp():
             w.close()
     assert items["0/result"] == ["lo"]  # no network but loopback
     assert items["1/result"] == {"$tuple": [[], "candidate"]}
+
+
+def test_a_workers_calls_off_the_allow_list_fail(tmp_path):
+    # The sides' system-call filter is installed by the worker before it
+    # imports anything of the side: a cache in a message queue or the keyring
+    # and a namespace of its own are refused (EPERM), even where the task's
+    # rules let the side reach libc.
+    from frontier_measure.isolation import seccomp
+
+    task_dir = quick_task(tmp_path, "module", "dedupe", allow_imports=["ctypes"])
+    chk = task_dir / "tests" / "checklist.toml"  # the audit hook lets ctypes through too
+    chk.write_text(chk.read_text().replace("allow = [", 'allow = ["ctypes", ', 1))
+    task = load(task_dir)
+    nr = {n: seccomp.number(n) for n in ("add_key", "mq_open", "unshare", "shmget")}
+    src = f"""
+import ctypes
+
+
+def calls():
+    libc = ctypes.CDLL(None, use_errno=True)
+    out = []
+    for args in [({nr['add_key']}, b"user", b"k", b"v", 1, -4), ({nr['mq_open']}, b"/q", 66, 384, 0),
+                 ({nr['unshare']}, 0x10000000), ({nr['shmget']}, 0, 4096, 0o1600)]:
+        ctypes.set_errno(0)
+        out.append([libc.syscall(*args), ctypes.get_errno()])
+    return out
+"""
+    with ModuleSession(task, candidate(tmp_path, src), guard=False) as session:
+        if not session.sandboxed:
+            pytest.skip("bubblewrap is not usable here")
+        w = session.spawn("candidate")
+        try:
+            items = w.observe([{"kind": "call", "target": "calls", "args": [], "kwargs": {}}], 10)
+        finally:
+            w.close()
+    assert items["0/result"] == [[-1, 1]] * 4, items
 
 
 def test_hanging_case_times_out_and_the_rest_still_run(tmp_path):

@@ -31,6 +31,7 @@ fails the candidate.
 from __future__ import annotations
 
 import atexit
+import base64
 import contextlib
 import hashlib
 import json
@@ -55,7 +56,18 @@ from .. import _core, perf
 from ..compliance import Finding
 from ..compliance import python as python_compliance
 from ..diff import Tolerance, differences
-from ..isolation import Policy, cgroups, ensure_account, guard_acquire, guard_release, is_root, sandbox, sweep
+from ..isolation import (
+    Policy,
+    cgroups,
+    claim_uids,
+    guard_acquire,
+    guard_release,
+    is_root,
+    release_uids,
+    sandbox,
+    seccomp,
+    sweep,
+)
 from ..observe import (
     DEFAULT_MAX_ITEM_MB,
     DecodeError,
@@ -94,10 +106,6 @@ MAX_REPLY = 64 << 20
 MAX_REPLY_VALUES = 4_000_000
 MAX_TIMEOUTS = 3  # hung cases before the rest of a side's cases are given up
 CLOSE_LIMIT_S = 5.0  # a worker asked to exit that has not is killed
-# Accounts of the module/package workers. They are not the repository runner's
-# (isolation.ACCOUNTS): that runner kills every process of its accounts between
-# commands, which would take down a worker of a concurrent evaluation.
-ACCOUNTS = {"reference": "fm-py-ref", "candidate": "fm-py-cand"}
 
 
 # --------------------------------------------------------------------- settings
@@ -566,6 +574,11 @@ def _handshake(w: WorkerProcess) -> None:
         raise SideStartError(w.side, f"its first reply was not the worker's: {str(reply)[:200]}")
 
 
+def _worker_filter() -> str:
+    """The sides' system-call filter for a worker, base64 (denied: EPERM)."""
+    return base64.b64encode(seccomp.program(seccomp.EPERM)).decode()
+
+
 def _thread_cpu_ns(pid: int) -> int:
     """CPU time the kernel charged a process's threads (no cgroup to ask)."""
     total = 0
@@ -607,35 +620,36 @@ class WorkerProcess:
         # account can execute (and see), and it gets our packages explicitly.
         python, sitedirs = worker_python(owner is not None, sandboxed)
         self.root = f"{sandbox.WORK}/side" if sandboxed else str(area / "side")
-        drop = ""
-        if sandboxed and owner is not None:
-            # bwrap runs as root (it needs no user namespace then) and keeps
-            # only CAP_SETUID/CAP_SETGID for this: the first thing the worker
-            # does, before any other import, is to become the side's account
-            # (and only then enter the side's copy, which is the side's alone).
-            drop = (f"import os\nos.setgroups([])\nos.setgid({owner[1]})\n"
-                    f"os.setuid({owner[0]})\nos.chdir({self.root!r})\n")
-        boot = (drop
-                + "import site, sys\n"
+        seal = ""
+        if sandboxed:
+            # The worker's first act, before anything of the side is imported:
+            # the sides' system-call filter (isolation/seccomp.py; denied calls
+            # fail with EPERM, the audit hook names what Python code tried).
+            seal = ("from frontier_measure._container.run import install_filter\n"
+                    f"install_filter(__import__('base64').b64decode({_worker_filter()!r}), "
+                    f"{seccomp.seccomp_syscall_number()})\n")
+        boot = ("import site, sys\n"
                 # The interpreter's own site dirs (e.g. Debian's dist-packages) go:
                 # only our environment's packages may be imported.
                 "sys.path[:] = [p for p in sys.path if not p.endswith("
                 "('site-packages', 'dist-packages'))]\n"
                 f"for d in {sitedirs!r}: site.addsitedir(d)\n"
+                + seal +
                 "from frontier_measure.worker import main\n"
                 "sys.exit(main())\n")
         command = [python, "-I", "-B", "-c", boot]
         home = sandbox.WORK if sandboxed else str(area)
         if sandboxed:
+            # A user namespace of its own, made by bwrap started as the side's
+            # id for this evaluation: no capability at any point.
             spec.argv = sandbox.argv(sandbox.View(
-                work=area, read_only=[Path(d) for d in sitedirs],
-                cwd="/" if owner is not None else self.root, hostname=side,
-                keep_caps=["CAP_SETUID", "CAP_SETGID"] if owner is not None else []), command)
+                work=area, read_only=[Path(d) for d in sitedirs], cwd=self.root,
+                hostname=side, own_user=True), command)
         else:
             spec.argv = command
             spec.cwd = self.root
-            if owner is not None:
-                spec.uid, spec.gid = owner
+        if owner is not None:
+            spec.uid, spec.gid = owner
         spec.inherit_env = False
         spec.env = {
             "PATH": "/usr/local/bin:/usr/bin:/bin",
@@ -1189,6 +1203,7 @@ class ModuleSession:
         self.owners: dict[str, tuple[int, int] | None] = {s: None for s in SIDES}
         self.cgroups: dict[str, cgroups.Cgroup | None] = {s: None for s in SIDES}
         self._guarded: list[Path] = []
+        self._uid_locks: list[int] = []
         self.base = Path(tempfile.mkdtemp(prefix="fm-py-"))
         sweep.mark(self.base)  # for the sweep, should this evaluator be killed
         self.processes = 0
@@ -1201,8 +1216,8 @@ class ModuleSession:
         try:
             os.chmod(self.base, 0o711)  # sides may pass through to their own area only
             if is_root():
-                for side in SIDES:
-                    self.owners[side] = ensure_account(ACCOUNTS[side])
+                ids, self._uid_locks = claim_uids()
+                self.owners.update(ids)
             else:
                 self.notes.append("not root: both sides run as the evaluator's own account "
                                   "(no account switch, no process limit)")
@@ -1210,7 +1225,8 @@ class ModuleSession:
             if why_not is None:
                 for side in SIDES:
                     self.cgroups[side] = cgroups.Cgroup(
-                        side, pids_max=self.policy.nproc, memory_max=self.policy.memory_mb << 20)
+                        side, pids_max=self.policy.nproc, memory_max=self.policy.memory_mb << 20,
+                        cpus=self.policy.cpus)
             else:
                 self.notes.append(f"no cgroups ({why_not}): a side is suspended by SIGSTOP to "
                                   "its process group, which a process that leaves the group "
@@ -1517,15 +1533,19 @@ class ModuleSession:
         return {
             "backend": "local",
             "account_switch": is_root(),
-            "accounts": dict(ACCOUNTS) if is_root() else None,
+            "accounts": {s: f"uid {o[0]} (this evaluation's)" for s, o in self.owners.items()
+                         if o is not None} if is_root() else None,
             "cgroups": cg.guarantees() if cg is not None else None,
             "policy": {"nproc": self.policy.nproc,
                        "memory_mb": self.policy.memory_mb,
                        "file_size_mb": self.policy.file_size_mb,
                        "open_files": self.policy.open_files, "cpus": list(self.policy.cpus)},
             "worker_python": worker_python(is_root(), self.sandboxed)[0],
-            "sandbox": "bubblewrap: own mount, PID, IPC, UTS and network namespaces; the "
+            "sandbox": "bubblewrap, a new one for every worker: own user (the side's id, no "
+                       "capabilities), PID, IPC, mount, UTS, network and cgroup namespaces; the "
                        "system read-only, the side's copy at /work" if self.sandboxed else None,
+            "syscalls": {"allowed": seccomp.allowed(), "denied_action": "EPERM"}
+            if self.sandboxed else None,
             "workers": "a fresh pair of worker processes per block of timed rounds "
                        "(frontier_measure.worker); the evaluator times each batch from "
                        "sending its inputs to receiving its outputs as plain data",
@@ -1543,6 +1563,7 @@ class ModuleSession:
                 cg.remove()
                 self.cgroups[side] = None
         shutil.rmtree(self.base, ignore_errors=True)
+        release_uids(self._uid_locks)
 
     def __enter__(self) -> ModuleSession:
         return self

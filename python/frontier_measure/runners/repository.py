@@ -31,6 +31,8 @@ Settings, in task.toml:
                                   # $FM_TIMING_SEED is the input's seed, secret and fresh
                                   # in every evaluation), commands
     nproc, disk_mb, file_size_mb, open_files   # limits of each side
+    syscalls = ["shmget", ...]    # system calls the program needs beyond the sides'
+                                  # allow-list (isolation/seccomp.py); shown in the result
 """
 
 from __future__ import annotations
@@ -51,7 +53,7 @@ from typing import Any
 
 from .. import _core, perf
 from ..compliance import Finding
-from ..isolation import Backend, CommandResult, Policy, open_backend
+from ..isolation import Backend, CommandResult, Policy, open_backend, seccomp
 from ..observe import describe_cap
 from ..task import Task, TaskError, check_covers, check_size, get, read_toml
 from . import (
@@ -145,6 +147,13 @@ def configure(task: Task) -> None:
                 problems.append(f"{where}.{key}: must be a positive integer")
             else:
                 s.limits[key] = v
+    extra = rep.get("syscalls", [])
+    if not isinstance(extra, list):
+        problems.append(f"{where}.syscalls: a list of system call names")
+    else:
+        problems += [f"{where}.syscalls: {p}" for p in seccomp.check_extra(extra)]
+        if not any(p.startswith(f"{where}.syscalls") for p in problems):
+            s.limits["syscalls"] = list(extra)
     if not (task.path / s.fixtures).is_dir():
         problems.append(f"{s.fixtures}/: missing (the prepared working directory)")
     s.doc = read_toml(task.path / s.cases_file, s.cases_file, problems)
@@ -400,6 +409,15 @@ class RepositorySession:
                 raise SideStartError(side, f"its sandbox cannot run /bin/true ({r.describe()})"
                                      + (": " + " | ".join(why) if why else ""))
 
+    @property
+    def violations(self) -> list[dict[str, Any]]:
+        """System calls the candidate's commands were refused (off its
+        allow-list): a compliance failure, whatever stage they came up in."""
+        denied = getattr(self.backend, "denied", {}).get("candidate", [])
+        return [{"event": "syscall", "rule": "a system call off the sides' allow-list "
+                 "(isolation/seccomp.py; a task names what it needs beyond it)",
+                 "args": name, "stack": [f"system call {name}"]} for name in denied]
+
     def run(self, side: str, command: str, *, cwd: str = CASE_DIR, stdin: bytes = b"",
             timeout: float | None = None) -> CommandResult:
         program = self.backend.side_path(side, PROGRAM)
@@ -568,10 +586,6 @@ class RepositorySession:
 
     def close(self) -> None:
         self.backend.close()
-
-    @property
-    def violations(self) -> list[dict[str, Any]]:
-        return []  # no run-time checks beyond the sandbox at this scale
 
     def __enter__(self) -> RepositorySession:
         return self
