@@ -84,14 +84,15 @@ def _problems(task: Any, runner: Any) -> tuple[list[str], dict[str, Any] | None]
         inputs = runner.timing_inputs(task)
     except TaskError as exc:
         return problems + exc.problems, None
-    if not cases:
-        problems.append("the task has no functional cases")
-    if len({t.size for t in inputs}) < 2 or len(inputs) < 2:
-        problems.append("the task needs timing inputs of at least 2 sizes")
-    covered: dict[str, list[str]] = {b: [] for b in task.behaviours}
     # The file the cases come from, named in what is said about them.
     source = next((f"tests/{n}: " for n in ("cases.py", "cases.toml", "inputs.py")
                    if (task.tests_dir / n).is_file()), "")
+    if not cases:
+        problems.append(f"{source}the task has no functional cases (no behaviour of "
+                        "tests/checklist.toml has a case that covers it)")
+    if len({t.size for t in inputs}) < 2 or len(inputs) < 2:
+        problems.append("the task needs timing inputs of at least 2 sizes")
+    covered: dict[str, list[str]] = {b: [] for b in task.behaviours}
     for c in cases:
         for b in c.covers:
             if b not in covered:
