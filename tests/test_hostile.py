@@ -90,6 +90,13 @@ def _runs() -> list[tuple[dict, str]]:
     return [(e, b) for e in CORPUS if "run_by" not in e for b in e.get("backends", ["local"])]
 
 
+def _params() -> list:
+    # An entry's `full_backends` run in the full run only (FM_FULL=1): CI's time budget.
+    return [pytest.param(e, b, id=f"{e['name']}-{b}",
+                         marks=[pytest.mark.full] if b in e.get("full_backends", []) else [])
+            for e, b in _runs()]
+
+
 def test_every_entry_is_complete():
     for e in CORPUS:
         assert {"name", "task", "candidate", "class", "stage", "rules"} <= set(e), e
@@ -98,8 +105,7 @@ def test_every_entry_is_complete():
         assert set(e.get("backends", ["local"])) <= {"local", "docker"}, e
 
 
-@pytest.mark.parametrize("entry,backend", _runs(),
-                         ids=[f"{e['name']}-{b}" for e, b in _runs()])
+@pytest.mark.parametrize("entry,backend", _params())
 def test_hostile_candidate_is_caught(entry, backend, tmp_path):
     if backend == "docker" and subprocess.run(["docker", "info"], capture_output=True).returncode:
         pytest.skip("no Docker engine (scripts/services.sh starts one)")
