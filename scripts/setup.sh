@@ -15,6 +15,7 @@ debian_packages=(
   docker.io debootstrap                            # repository scale: Docker backend
   docker-compose                                   # Harbor trials: under scripts/compose (Compose v2 adapter)
   bubblewrap                                       # namespaces of each side (local backend, workers)
+  libseccomp2                                      # the sides' system-call allow-list (isolation/seccomp.py)
   make gcc                                         # repository scale: bundled task builds
   chromium                                         # the dashboard's browser tests (Playwright)
 )
