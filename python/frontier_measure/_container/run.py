@@ -1,21 +1,23 @@
-"""The launcher of a side's commands, run inside the side's sandbox or
-container: it starts each command, times it, collects its output and reports
-on it as one JSON line (exit status, output, the wall time measured here, the
-CPU time the kernel charged it, how many processes it left behind, which are
-then killed). Standard library only: it runs on whatever python3 the sandbox
-or image has.
+"""The launcher of a side's commands in a Docker container, and of the local
+backend where no sandbox can be made: it starts each command, times it,
+collects its output and reports on it as one JSON line (exit status, output,
+the wall time measured here, the CPU time the kernel charged it, the system
+calls it was refused, how many processes it left behind, which are then
+killed). Standard library only: it runs on whatever python3 the image has.
+(Where a sandbox is made for each command, its init is fm-init instead.)
 
     run.py REQUEST_JSON                one command (the Docker backend: one exec each)
     run.py --serve UID GID LIMITS      one JSON request per line on stdin, one reply per
-                                       line on stdout (the local backend: one launcher
-                                       per side and evaluation, in the side's sandbox)
+                                       line on stdout (the local backend without a
+                                       sandbox: one launcher per side and evaluation)
     run.py --sweep UID GID             kill every process of the side
 
 Who measures matters: the launcher is not the side's code. It runs as root
-with only the capabilities it needs (to start commands as the side's account
-and to kill what they leave), in the side's sandbox or container, and starts
-every command as the side's account, in a session of its own; the side can
-neither signal it, nor trace it, nor read or write its memory.
+(in a container, with only the capabilities it needs: start commands as the
+side's account and kill what they leave) and starts every command as the
+side's account, in a session of its own, under the sides' system-call
+filter; the side can neither signal it, nor trace it, nor read or write its
+memory.
 """
 
 import base64
@@ -182,15 +184,13 @@ def cgroup_cpu_ns():
     return -1
 
 
-def run_command(req, supervisor=None):
+def run_command(req):
     """Run one command and report on it."""
     uid, gid = req["uid"], req["gid"]
     if req.get("clear_scratch"):
         clear_scratch(uid, gid)
-    if supervisor is None and req.get("seccomp"):
-        supervisor = Supervisor(base64.b64decode(req["seccomp"]["program"]),
-                                req["seccomp"]["nr"])
-    switch = {} if uid == os.getuid() else {"user": uid, "group": gid, "extra_groups": []}
+    supervisor = Supervisor(base64.b64decode(req["seccomp"]["program"]),
+                            req["seccomp"]["nr"]) if req.get("seccomp") else None
     cap = req["max_output"]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     own = resource.getrusage(resource.RUSAGE_SELF)
@@ -198,7 +198,8 @@ def run_command(req, supervisor=None):
     t0 = time.perf_counter_ns()
     proc = subprocess.Popen(
         req["argv"], cwd=req["cwd"], env=req["env"], stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True, **switch)
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+        user=uid, group=gid, extra_groups=[])
     # Output is read by threads and the wait is on the process itself, not on
     # end-of-file: a background child holding the pipes open must not stretch
     # the command's time (it is killed below and counted as left behind). What

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import _core
+from . import seccomp
 from .accounts import SIDES, claim_uids, is_root, release_uids
 from .guards import guard_acquire, guard_release
 from .sweep import mark
@@ -141,6 +142,7 @@ class Backend(ABC):
         self._closed = False
         self.accounts: dict[str, str] = {}
         self._uid_locks: list[int] = []
+        self.denied: dict[str, list[str]] = {s: [] for s in SIDES}  # calls refused, by name
         self.removed_elsewhere: list[str] = []
 
     def _side_accounts(self) -> dict[str, tuple[int, int]]:
@@ -324,6 +326,25 @@ class Backend(ABC):
     def resume(self, side: str) -> None:  # noqa: B027 - optional hook
         """Let the side run again."""
 
+    def _notify_filter(self) -> dict[str, Any]:
+        """The sides' allow-list as the launcher installs it: refused calls
+        wait for its answer (EPERM) and are named (`_note_denied`)."""
+        return {"program": seccomp.program(seccomp.NOTIFY, tuple(self.policy.syscalls)),
+                "nr": seccomp.seccomp_syscall_number()}
+
+    def _note_denied(self, side: str, numbers: Iterable[int]) -> list[str]:
+        """The names of the calls a command was refused, kept for the side."""
+        names = [seccomp.name_of(int(nr)) for nr in numbers]
+        for name in names:
+            if name not in self.denied[side]:
+                self.denied[side].append(name)
+        return names
+
+    def _filter_record(self) -> dict[str, Any]:
+        return {"allowed": seccomp.allowed(self.policy.syscalls),
+                "denied_action": "EPERM, the call named in the result",
+                "task_extra": list(self.policy.syscalls)}
+
     def describe(self) -> dict[str, Any]:
         return {
             "backend": self.name,
@@ -331,6 +352,7 @@ class Backend(ABC):
             "accounts": dict(self.accounts) if is_root() else None,
             "policy": self.policy.to_dict(),
             "notes": list(self.notes),
+            "denied_syscalls": {s: list(v) for s, v in self.denied.items() if v},
         }
 
     def close(self) -> None:

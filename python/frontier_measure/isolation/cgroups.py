@@ -134,6 +134,7 @@ class Cgroup:
         self.pids: Path | None = None  # the directory holding the pids limit
         self.memory: Path | None = None
         self.cpuset: Path | None = None  # the directory holding the side's CPUs
+        self.cpus: list[int] = list(cpus or [])
         self.missing: list[str] = []
         try:
             self._make(pids_max, memory_max)

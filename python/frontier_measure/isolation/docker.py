@@ -59,10 +59,8 @@ class DockerBackend(Backend):
             raise _core.IsolationError(
                 f"Docker image {image} not found: scripts/docker-image.sh builds it"
             ) from exc
-        self.denied: dict[str, list[str]] = {s: [] for s in SIDES}  # calls refused, by name
-        self._filter = {"program": base64.b64encode(
-            seccomp.program(seccomp.NOTIFY, tuple(self.policy.syscalls))).decode(),
-            "nr": seccomp.seccomp_syscall_number()}
+        notify = self._notify_filter()
+        self._filter = {**notify, "program": base64.b64encode(notify["program"]).decode()}
         uids = self._side_accounts()
         self._make_areas(uids)
         self.containers: dict[str, Any] = {}
@@ -200,13 +198,6 @@ class DockerBackend(Backend):
             denied=self._note_denied(side, reply.get("denied", [])),
         )
 
-    def _note_denied(self, side: str, numbers: list[int]) -> list[str]:
-        names = [seccomp.name_of(int(nr)) for nr in numbers]
-        for name in names:
-            if name not in self.denied[side]:
-                self.denied[side].append(name)
-        return names
-
     def sweep(self, side: str) -> int:
         # The wrapper already kills what a command leaves behind; this is for
         # callers that want a clean container at any other moment.
@@ -257,12 +248,9 @@ class DockerBackend(Backend):
             "pids_limit": self.policy.nproc + 8,
             "idle_side": "container paused",
             "timing": "wall time measured inside the container by the wrapper",
-            "syscalls": {"allowed": seccomp.allowed(self.policy.syscalls),
-                         "denied_action": "EPERM, the call named in the result",
-                         "task_extra": list(self.policy.syscalls)},
+            "syscalls": self._filter_record(),
             "cpu_cost": "the container's cgroup's CPU usage over the command (every process, "
                         "orphans included), less the wrapper's own",
-            "denied_syscalls": {s: list(v) for s, v in self.denied.items() if v},
         })
         return d
 

@@ -6,7 +6,7 @@ for every process in it) and an id drawn for this evaluation (accounts.py).
 Per command: a sandbox of its own (sandbox.py: new user, PID, IPC, mount, UTS,
 network and cgroup namespaces; the system read-only, the area at /work,
 nothing else), started as the side's id in the side's cgroup, whose init
-(_container/run.py --init) installs the side's system-call filter
+(fm-init, cpp/init/fm_init.cpp) installs the side's system-call filter
 (seccomp.py), runs the command, times it and kills what it leaves behind.
 Nothing the command makes in the kernel (a message queue, a key, a System V
 object, a socket, a process, a mount) outlives its sandbox: a run starts
@@ -41,7 +41,6 @@ from .accounts import SIDES, is_root
 from .base import SAFE_PATH, Backend, CommandResult, Policy
 
 _WRAPPER_DIR = Path(__file__).resolve().parent.parent / "_container"
-_WRAPPER_IN_VIEW = "/opt/fm"  # where a sandbox shows it (as the Docker backend does)
 REPLY_MARGIN_S = 30.0  # beyond a command's own timeout, for the launcher's sweep and reply
 
 
@@ -66,7 +65,6 @@ class LocalBackend(Backend):
         self.cgroups: dict[str, cgroups.Cgroup] = {}
         self._clear_next: dict[str, bool] = {}
         self.last_leftover: list[str] = []
-        self.denied: dict[str, list[str]] = {s: [] for s in SIDES}  # calls refused to each side
         self._finishing: list[Any] = []  # sandboxes of ended commands, not yet reaped
         self._warm: dict[str, _Line] = {}  # each side's sandbox for its next command
         self._closing = False
@@ -76,23 +74,20 @@ class LocalBackend(Backend):
         if sandboxed is False:
             why_no_sandbox = "asked for none"
         self.sandboxed = why_no_sandbox is None
-        self._filter: dict[str, Any] | None = None
-        if self.sandboxed:
-            extra = tuple(self.policy.syscalls)
-            self._filter = {"program": seccomp.program(seccomp.NOTIFY, extra),
-                            "nr": seccomp.seccomp_syscall_number()}
+        self._filter = self._notify_filter() if self.sandboxed else None
         uids = self._side_accounts()
         try:
             why_not = cgroups.unavailable_reason()
+            evaluator_cpus = _evaluator_cpus(self.policy.cpus)
             if why_not is None:
                 for side in SIDES:
                     self.cgroups[side] = cgroups.Cgroup(
                         side, pids_max=self.policy.nproc + 4,  # + bwrap, its init, the launcher
                         memory_max=self.policy.memory_mb << 20, cpus=self.policy.cpus)
-                    if self.sandboxed and _evaluator_cpus(self.policy.cpus):
+                    if self.sandboxed and evaluator_cpus:
                         self._staging[side] = cgroups.Cgroup(
                             f"{side}-staging", pids_max=8, memory_max=256 << 20,
-                            cpus=_evaluator_cpus(self.policy.cpus))
+                            cpus=evaluator_cpus)
             else:
                 self.notes.append(f"no cgroups ({why_not}): a side's processes are not "
                                   "frozen together while the other side is timed, and the "
@@ -113,72 +108,35 @@ class LocalBackend(Backend):
             self.close()
             raise
 
-    # -- the launcher
+    # -- the launcher (no sandbox: one per side and evaluation)
     def _start_launcher(self, side: str) -> None:
         uid, gid = self._owners[side]
-        p = self.policy
-        limits = {"nproc": p.nproc if is_root() else 0,  # binds the side's account, not root
-                  "address_space": p.memory_mb << 20, "file_size": p.file_size_mb << 20,
-                  "open_files": p.open_files}
-        run_py = f"{_WRAPPER_IN_VIEW}/run.py" if self.sandboxed else str(_WRAPPER_DIR / "run.py")
-        command = [_launcher_python(), "-I", "-B", run_py, "--serve", str(uid), str(gid),
-                   json.dumps(limits)]
         spec = _core.ProcessSpec()
-        if self.sandboxed:
-            spec.argv = sandbox.argv(sandbox.View(
-                work=self._areas[side], read_only=[(_WRAPPER_DIR, _WRAPPER_IN_VIEW)], cwd="/",
-                hostname=side,
-                # The launcher stays root with just what it needs: start commands
-                # as the side, enter the side's directories, (its helper) kill.
-                keep_caps=["CAP_SETUID", "CAP_SETGID", "CAP_KILL", "CAP_DAC_READ_SEARCH"]
-                if is_root() else []), command)
-        else:
-            spec.argv = command
-            spec.cwd = "/"
+        spec.argv = [_launcher_python(), "-I", "-B", str(_WRAPPER_DIR / "run.py"), "--serve",
+                     str(uid), str(gid), json.dumps(self._limits())]
+        spec.cwd = "/"
         spec.inherit_env = False
         spec.env = {"PATH": SAFE_PATH, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
         spec.keep_stdin_open = True
         spec.die_with_parent = True
-        spec.cpus = list(p.cpus)
+        spec.cpus = list(self.policy.cpus)
         cg = self.cgroups.get(side)
         if cg is not None:
             spec.cgroups = cg.procs_files
-        self.launchers[side] = _core.ProcessHandle(spec)
+        self.launchers[side] = _Line(_core.ProcessHandle(spec), side, "launcher")
 
     def _request(self, side: str, req: Mapping[str, Any], timeout: float) -> dict[str, Any]:
         """One request to the side's launcher and its reply; _SideGone when
         the launcher is gone."""
-        h = self.launchers[side]
-        line = (json.dumps(req) + "\n").encode()
-        try:
-            view = memoryview(line)
-            while view:
-                view = view[os.write(h.stdin_fd, view):]
-        except (BrokenPipeError, OSError) as exc:
-            raise _SideGone(side) from exc
-        buf = bytearray()
-        deadline = time.monotonic() + timeout
-        while not buf.endswith(b"\n"):
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise _core.IsolationError(f"the {side}'s launcher did not answer in {timeout:g} s")
-            ready, _, _ = select.select([h.stdout_fd], [], [], remaining)
-            if not ready:
-                continue
-            chunk = os.read(h.stdout_fd, 1 << 20)
-            if not chunk:
-                raise _SideGone(side)
-            buf += chunk
-        reply: dict[str, Any] = json.loads(buf)
-        if "error" in reply:
-            raise _core.IsolationError(f"the {side}'s launcher: {reply['error']}")
-        return reply
+        talk = self.launchers[side]
+        talk.send(json.dumps(req))
+        return talk.expect(None, timeout)
 
     def _restart(self, side: str) -> None:
         old = self.launchers.pop(side, None)
-        if old is not None and old.running:
-            old.signal_group(9)
-            old.wait(5.0)
+        if old is not None and old.h.running:
+            old.h.signal_group(9)
+            old.h.wait(5.0)
         cg = self.cgroups.get(side)
         if cg is not None:
             cg.thaw()
@@ -192,9 +150,11 @@ class LocalBackend(Backend):
         return f"{sandbox.WORK}/{rel}" if rel else sandbox.WORK
 
     def clear_scratch(self, side: str) -> list[str]:
-        # The side's /tmp, /dev/shm and IPC objects live in its sandbox: the
-        # launcher clears them before the next command.
-        self._clear_next[side] = True
+        # In a sandbox each command's /tmp, /dev/shm and IPC are its own and
+        # go with it. Without one, the launcher clears the side's before the
+        # next command.
+        if not self.sandboxed:
+            self._clear_next[side] = True
         return []
 
     def _env(self, env: Mapping[str, str] | None, path_prepend: Sequence[str],
@@ -282,7 +242,7 @@ class LocalBackend(Backend):
         staging = self._staging.get(side)
         if staging is not None:
             spec.cgroups = staging.procs_files
-            spec.cpus = _evaluator_cpus(self.policy.cpus)
+            spec.cpus = staging.cpus
         else:
             cg = self.cgroups.get(side)
             spec.cpus = list(self.policy.cpus)
@@ -361,10 +321,6 @@ class LocalBackend(Backend):
             # waiting in the kernel): reaped at the next command or at close,
             # not waited for here. Everything of the side in it is dead already.
             self._finishing.append(h)
-        denied = [seccomp.name_of(int(nr)) for nr in reply.get("denied", [])]
-        for name in denied:
-            if name not in self.denied[side]:
-                self.denied[side].append(name)
         return CommandResult(
             exit_code=int(reply["exit_code"]),
             signal=int(reply["signal"]),
@@ -379,7 +335,7 @@ class LocalBackend(Backend):
             leftover=int(reply["leftover"]),
             host_wall_ns=host,
             cpu_ns=cpu1 - cpu0 - int(reply.get("launcher_cpu_ns", 0)) if cg is not None else -1,
-            denied=denied,
+            denied=self._note_denied(side, reply.get("denied", [])),
         )
 
     def warm_pids(self, side: str) -> list[int]:
@@ -457,12 +413,10 @@ class LocalBackend(Backend):
             d["sandbox"] = ("bubblewrap, a new one for every command: own user (the side's id, "
                             "no capabilities), PID, IPC, mount, UTS, network and cgroup "
                             "namespaces; the system read-only, the side's area at /work")
-            d["launcher"] = ("_container/run.py --init, pid 1 of each command's sandbox: "
+            d["launcher"] = ("fm-init (cpp/init/fm_init.cpp), pid 1 of each command's sandbox: "
                              "installs the system-call filter, times the command, kills what "
                              "it leaves behind")
-            d["syscalls"] = {"allowed": seccomp.allowed(self.policy.syscalls),
-                             "denied_action": "EPERM, the call named in the result",
-                             "task_extra": list(self.policy.syscalls)}
+            d["syscalls"] = self._filter_record()
             d["cpu_cost"] = ("the side's cgroup's CPU usage over the command (every process, "
                              "orphans included)" if self.cgroups else
                              "the command and the children it waited for (rusage)")
@@ -472,17 +426,16 @@ class LocalBackend(Backend):
                              "starts each command as the side's account, times it and kills "
                              "what it leaves behind")
             d["cpu_cost"] = "the command and the children it waited for (rusage, by the launcher)"
-        d["denied_syscalls"] = {s: list(v) for s, v in self.denied.items() if v}
         return d
 
     def close(self) -> None:
         self._closing = True
         self._reap()
-        for side, h in list(self.launchers.items()):
+        for side, talk in list(self.launchers.items()):
             with contextlib.suppress(Exception):
-                if h.running:
-                    h.signal_group(9)
-                    h.wait(5.0)
+                if talk.h.running:
+                    talk.h.signal_group(9)
+                    talk.h.wait(5.0)
             self.launchers.pop(side, None)
         super().close()
         for cg in [*self.cgroups.values(), *self._staging.values()]:
@@ -547,9 +500,10 @@ SANDBOX_START_S = 60.0  # making a sandbox and starting its init; generous on a 
 class _Line:
     """The evaluator's end of a sandbox init's line protocol (JSON lines)."""
 
-    def __init__(self, handle: Any, side: str) -> None:
+    def __init__(self, handle: Any, side: str, what: str = "sandbox") -> None:
         self.h = handle
         self.side = side
+        self.what = what  # in messages: "sandbox", or the launcher where there is none
         self.buf = bytearray()
 
     def send(self, text: str) -> None:
@@ -569,7 +523,7 @@ class _Line:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise _core.IsolationError(
-                    f"the {self.side}'s sandbox did not answer in {timeout:g} s")
+                    f"the {self.side}'s {self.what} did not answer in {timeout:g} s")
             ready, _, _ = select.select([self.h.stdout_fd], [], [], remaining)
             if not ready:
                 continue
@@ -583,9 +537,9 @@ class _Line:
         msg: dict[str, Any] = json.loads(line) if line.startswith(b"{") else \
             {line.decode(errors="replace"): True}
         if "error" in msg:
-            raise _core.IsolationError(f"the {self.side}'s sandbox: {msg['error']}")
+            raise _core.IsolationError(f"the {self.side}'s {self.what}: {msg['error']}")
         if key is not None and not msg.get(key):
-            raise _core.IsolationError(f"the {self.side}'s sandbox said {line[:200]!r}, "
+            raise _core.IsolationError(f"the {self.side}'s {self.what} said {line[:200]!r}, "
                                        f"not '{key}'")
         return msg
 
@@ -595,7 +549,7 @@ class _Line:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise _core.IsolationError(
-                    f"the {self.side}'s sandbox did not send its output in {timeout:g} s")
+                    f"the {self.side}'s {self.what} did not send its output in {timeout:g} s")
             ready, _, _ = select.select([self.h.stdout_fd], [], [], remaining)
             if ready:
                 chunk = os.read(self.h.stdout_fd, 1 << 20)
