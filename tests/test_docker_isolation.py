@@ -41,12 +41,36 @@ def test_root_is_read_only_and_work_is_writable(dock):
     assert (work / "f").read_text() == "hi\n"
 
 
-def test_container_scratch_is_cleared_at_each_fresh_start(dock):
+def test_each_command_has_its_own_scratch(dock):
     dock.fresh_copy("candidate", None, "w")
-    dock.run("candidate", "echo cached > /tmp/cache", cwd="w")
-    assert dock.run("candidate", "cat /tmp/cache").stdout == b"cached\n"
-    dock.fresh_copy("candidate", None, "w")
-    assert dock.run("candidate", "cat /tmp/cache").exit_code != 0
+    r = dock.run("candidate", "echo cached > /tmp/cache; echo shm > /dev/shm/c; cat /tmp/cache",
+                 cwd="w")
+    assert r.stdout == b"cached\n"
+    assert dock.run("candidate", "cat /tmp/cache || cat /dev/shm/c").exit_code != 0
+
+
+NAMESPACES = ("user", "pid", "ipc", "mnt", "uts", "net", "cgroup")
+
+
+def test_each_command_runs_in_namespaces_of_its_own(dock):
+    show = "for n in " + " ".join(NAMESPACES) + "; do readlink /proc/self/ns/$n; done"
+    inside = dock.run("candidate", show).stdout.decode().split()
+    # The container's own, read from the host (a namespace's inode number is
+    # reused once it is gone, so two commands cannot be compared this way).
+    container = dock.containers["candidate"]
+    container.reload()
+    host_pid = container.attrs["State"]["Pid"]
+    outside = [os.readlink(f"/proc/{host_pid}/ns/{n}") for n in NAMESPACES]
+    assert len(inside) == len(NAMESPACES)
+    for mine, theirs in zip(inside, outside, strict=True):
+        assert mine != theirs, f"the command shares the container's {theirs}"
+    # The command is its init's child in its own PID namespace, and only its
+    # own uid and gid exist there (no root).
+    r = dock.run("candidate", "echo $$; cat /proc/self/uid_map /proc/self/gid_map")
+    pid, *maps = r.stdout.decode().split("\n")
+    assert int(pid) == 2
+    maps = [m.split() for m in maps if m.strip()]
+    assert len(maps) == 2 and all(m[0] != "0" and m[2] == "1" for m in maps)
 
 
 def test_sides_see_only_their_own_area(dock):

@@ -65,7 +65,6 @@ class DockerBackend(Backend):
         self._make_areas(uids)
         self.containers: dict[str, Any] = {}
         self._paused: dict[str, bool] = {}
-        self._clear_next: dict[str, bool] = {}
         tag = secrets.token_hex(4)
         p = self.policy
         try:
@@ -115,8 +114,8 @@ class DockerBackend(Backend):
         return f"{self.workdir}/{rel}" if rel else self.workdir
 
     def clear_scratch(self, side: str) -> list[str]:
-        if hasattr(self, "_clear_next"):
-            self._clear_next[side] = True
+        # Each command's /tmp, /dev/shm and IPC are its own (the launcher makes
+        # its namespaces) and go with it: nothing to clear between runs.
         return []
 
     def _exec(self, side: str, argv: list[str]) -> tuple[int, bytes]:
@@ -160,9 +159,9 @@ class DockerBackend(Backend):
             "address_space": p.memory_mb << 20,
             "uid": self._owners[side][0],
             "gid": self._owners[side][1],
-            # The container's own /tmp and /dev/shm: emptied of the side's
-            # files at each fresh start, as the local backend does on the host.
-            "clear_scratch": self._clear_next.pop(side, False),
+            # New user, PID, IPC, mount, UTS, network and cgroup namespaces,
+            # with their own /tmp and /dev/shm, for this command alone.
+            "namespaces": True,
             "seccomp": self._filter,
             "cgroup_cpu": True,  # the container's cgroup: every process of the side
         }

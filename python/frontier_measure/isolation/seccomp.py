@@ -284,17 +284,21 @@ def docker_profile(extra: Iterable[str] = (), named: bool = False) -> str:
     """The same allow-list as a Docker seccomp profile (JSON): denied calls
     fail with EPERM, clone only without namespace flags, socket AF_UNIX only
     unless the task names it, clone3 ENOSYS. With `named`, NAMED are let
-    through to the filter the launcher installs (which refuses and names them)."""
+    through to the filter the launcher installs (which refuses and names them),
+    and so are the launcher's own namespace calls."""
     extra = set(extra)
     names = sorted((set(ALLOWED) | extra | (set(NAMED) if named else set()))
                    - {"clone", "socket"})
-    # The container's own init and launcher need nothing beyond the list.
-    syscalls: list[dict[str, object]] = [
-        {"names": names, "action": "SCMP_ACT_ALLOW"},
-        {"names": ["clone"], "action": "SCMP_ACT_ALLOW",
-         "args": [{"index": 0, "value": CLONE_NAMESPACES, "valueTwo": 0,
-                   "op": "SCMP_CMP_MASKED_EQ"}]},
-    ]
+    syscalls: list[dict[str, object]] = [{"names": names, "action": "SCMP_ACT_ALLOW"}]
+    if named:
+        # The launcher makes each command's namespaces (clone with namespace
+        # flags) and mounts its /tmp and /dev/shm there, before the command
+        # runs under its own filter, which refuses both.
+        syscalls.append({"names": ["clone", "mount"], "action": "SCMP_ACT_ALLOW"})
+    else:
+        syscalls.append({"names": ["clone"], "action": "SCMP_ACT_ALLOW",
+                         "args": [{"index": 0, "value": CLONE_NAMESPACES, "valueTwo": 0,
+                                   "op": "SCMP_CMP_MASKED_EQ"}]})
     if "socket" in extra:
         syscalls.append({"names": ["socket"], "action": "SCMP_ACT_ALLOW"})
     else:
