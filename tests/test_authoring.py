@@ -71,3 +71,33 @@ def test_cli_validate_strict_turns_warnings_into_errors(graphs):
     assert "coverage of the reference" in lenient.output
     strict = runner.invoke(main, ["validate", "--strict", str(graphs)])
     assert strict.exit_code == 1 and "error: 1 recorded value(s)" in strict.output
+
+
+# ------------------------------------------------------------ validate and record take several paths
+
+
+def test_validate_takes_several_paths_and_names_one_without_tasks(tmp_path):
+    rolling = ROOT / "tasks" / "module" / "rolling"
+    dedupe = ROOT / "tasks" / "module" / "dedupe"
+    r = CliRunner().invoke(main, ["validate", "--no-audit", str(dedupe), str(rolling), str(dedupe)])
+    assert r.exit_code == 0, r.output
+    lines = [ln for ln in r.output.splitlines() if ln.endswith(": ok")]
+    assert len(lines) == 2  # each task once, in the order given
+    assert lines[0].startswith(str(dedupe)) and lines[1].startswith(str(rolling))
+    r = CliRunner().invoke(main, ["validate", str(dedupe), str(tmp_path)])
+    assert r.exit_code == 3
+    assert f"{tmp_path}: no task.toml found" in r.output
+
+
+def test_record_names_a_task_defect_before_recording_anything(tmp_path):
+    task = tmp_path / "dedupe"
+    shutil.copytree(ROOT / "tasks" / "module" / "dedupe", task)
+    checklist = task / "tests" / "checklist.toml"
+    checklist.write_text(checklist.read_text() + 'unicode = "text records are compared by '
+                         'code point"\n')
+    before = (task / "tests" / "golden.json").read_bytes()
+    r = CliRunner().invoke(main, ["record", str(task)])
+    assert r.exit_code == 3, r.output
+    assert "[behaviours].unicode: no case covers it" in r.output
+    assert "recording 1/" not in r.output  # nothing was run
+    assert (task / "tests" / "golden.json").read_bytes() == before

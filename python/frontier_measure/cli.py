@@ -555,8 +555,23 @@ def _task_errors(fn):
     return wrapper
 
 
+def _tasks_in(paths: tuple[Path, ...], full: bool = False) -> list[Path]:
+    """The tasks at or below each path, in order, each once; a path with no
+    task is an error naming it."""
+    from .task import find_tasks
+
+    found: list[Path] = []
+    for p in paths:
+        tasks = find_tasks(p, full=full)
+        if not tasks:
+            raise Failure(f"{p}: no task.toml found (give a task directory or a folder of tasks)")
+        found += [t for t in tasks if t not in found]
+    return found
+
+
 @main.command()
-@click.argument("task_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.argument("task_dirs", nargs=-1, required=True, metavar="TASK_DIR...",
+                type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--strict", is_flag=True, help="Count the audit's warnings as problems.")
 @click.option("--audit/--no-audit", default=True, show_default=True,
               help="Audit what the functional cases test (runs them on the reference).")
@@ -565,19 +580,17 @@ def _task_errors(fn):
 @click.option("--full", is_flag=True,
               help="Also the tasks under suite/ directories (the suite from real code).")
 @_task_errors
-def validate(task_dir: Path, strict: bool, audit: bool, coverage: bool, full: bool) -> None:
-    """Check a task directory (or every task below it); name every problem.
+def validate(task_dirs: tuple[Path, ...], strict: bool, audit: bool, coverage: bool,
+             full: bool) -> None:
+    """Check task directories (or every task below each); name every problem.
 
     For a valid task, also audit what its functional cases test (module and
     package scale: coverage of the reference, public callables no case runs,
     cases that test nothing; every scale: values excluded as unstable) and
     print warnings; with --strict a warning fails validation too."""
-    from .task import find_tasks
     from .validate import check
 
-    tasks = find_tasks(task_dir, full=full)
-    if not tasks:
-        raise Failure(f"{task_dir}: no task.toml found")
+    tasks = _tasks_in(task_dirs, full=full)
     bad = 0
     for t in tasks:
         r = check(t, audit=audit, coverage=coverage)
@@ -599,22 +612,24 @@ def validate(task_dir: Path, strict: bool, audit: bool, coverage: bool, full: bo
 
 
 @main.command()
-@click.argument("task_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
-@click.option("--runs", type=int, default=None, help="Recordings (default: the task's repetitions).")
+@click.argument("task_dirs", nargs=-1, required=True, metavar="TASK_DIR...",
+                type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--runs", type=click.IntRange(min=1), default=None,
+              help="Recordings (default: the task's repetitions).")
 @click.option("--isolation", type=click.Choice(["local", "docker"]), default=None,
               help="Isolation backend of repository-scale sides (default: $FM_ISOLATION or local).")
 @_task_errors
-def record(task_dir: Path, runs: int | None, isolation: str | None) -> None:
-    """Record the reference's golden outputs into tests/golden.json.
+def record(task_dirs: tuple[Path, ...], runs: int | None, isolation: str | None) -> None:
+    """Record the reference's golden outputs into tests/golden.json, for each
+    task directory (or every task below each).
 
     The reference runs on every case in several fresh runs; items that vary
     between them are excluded and listed."""
     from . import runners
     from .record import record as do_record
-    from .task import find_tasks
 
     _check_isolation(isolation)
-    for t in find_tasks(task_dir):
+    for t in _tasks_in(task_dirs):
         task, runner = runners.load(t)
         m = meter(f"recording {task.name}")
         total = runs or task.repetitions

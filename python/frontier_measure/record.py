@@ -67,6 +67,11 @@ def record(task: Task, runner: ModuleType, runs: int | None = None, *,
            progress: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Record the reference's observations `runs` times (default: the task's
     repetitions) and write tests/golden.json; the golden document."""
+    from .validate import shape_problems
+
+    defects = shape_problems(task, runner)
+    if defects:
+        raise TaskError(task.path, defects)
     runs = runs or task.repetitions
     cases = runner.cases(task)
     inputs = runner.timing_inputs(task)

@@ -76,14 +76,18 @@ def _with_harbor(harbor: list[str], problems: list[str]) -> list[str]:
     return harbor + [p for p in problems if p.split(": ", 1)[0] not in fields]
 
 
-def _problems(task: Any, runner: Any) -> tuple[list[str], dict[str, Any] | None]:
+def shape_problems(task: Any, runner: Any) -> list[str]:
+    """What a task must meet before anything is recorded: its scale's own
+    rules, cases that cover every promised behaviour, timing inputs of at
+    least two sizes. `record` checks these first, so a defect is named before
+    minutes of recording, not after."""
     problems: list[str] = []
     try:
         problems.extend(runner.validate(task))
         cases = runner.cases(task)
         inputs = runner.timing_inputs(task)
     except TaskError as exc:
-        return problems + exc.problems, None
+        return problems + exc.problems
     # The file the cases come from, named in what is said about them.
     source = next((f"tests/{n}: " for n in ("cases.py", "cases.toml", "inputs.py")
                    if (task.tests_dir / n).is_file()), "")
@@ -103,6 +107,14 @@ def _problems(task: Any, runner: Any) -> tuple[list[str], dict[str, Any] | None]
     for b, ids in covered.items():
         if not ids:
             problems.append(f"tests/checklist.toml [behaviours].{b}: no case covers it")
+    return problems
+
+
+def _problems(task: Any, runner: Any) -> tuple[list[str], dict[str, Any] | None]:
+    problems = shape_problems(task, runner)
+    if problems:
+        return problems, None
+    cases = runner.cases(task)
     try:
         recorded = golden.load(task, golden.digest(task.reference_dir, runner.held_out(task)))
     except TaskError as exc:
