@@ -41,7 +41,9 @@ def test_task_new_from_a_source_tree(tmp_path):
     assert not (ws / "tinylib/__pycache__").exists()
     assert (dest / "solution/workspace/tinylib/core.py").is_file()
     doc = tomllib.loads((dest / "task.toml").read_text())
-    assert doc["metadata"]["license"] == "MIT" and doc["metadata"]["frontier"]["entry"] == "tinylib"
+    assert doc["metadata"]["license"] == "MIT (environment/workspace/LICENSE)"
+    assert doc["metadata"]["frontier"]["entry"] == "tinylib"
+    assert doc["metadata"]["frontier"]["import"] == []
     checklist = tomllib.loads((dest / "tests/checklist.toml").read_text())
     assert checklist["compliance"]["allowed_imports"] == ["json", "re"]
     assert checklist["compliance"]["exclude"] == ["tinylib/tests"]
@@ -83,3 +85,70 @@ def test_task_new_needs_one_source(tmp_path):
     assert out.exit_code == 2
     bad = CliRunner().invoke(main, ["task", "new", str(tmp_path / "t"), "--from-pypi", "x"])
     assert bad.exit_code == 3 and "pinned NAME==VERSION" in bad.output
+
+
+def test_task_new_reads_the_workspace_copy_whatever_the_tool_has_installed(tmp_path, monkeypatch):
+    # A package named like one installed where the tool runs (click), and a
+    # relative destination, as the README's example has it.
+    src = tmp_path / "click-0.0"
+    (src / "click").mkdir(parents=True)
+    (src / "click" / "__init__.py").write_text("def only_in_this_copy(x):\n    return x\n")
+    monkeypatch.chdir(tmp_path)
+    out = CliRunner().invoke(main, ["task", "new", "drafts/click", "--from", str(src)])
+    assert out.exit_code == 0, out.output
+    checklist = tomllib.loads((tmp_path / "drafts/click/tests/checklist.toml").read_text())
+    assert set(checklist["behaviours"]) == {"only-in-this-copy"}
+
+
+def test_an_api_kept_in_submodules_is_drafted_and_imported_with_the_entry(tmp_path):
+    src = tmp_path / "verlib-1.0"
+    (src / "verlib").mkdir(parents=True)
+    (src / "verlib" / "__init__.py").write_text('__version__ = "1.0"\n')
+    (src / "verlib" / "version.py").write_text(
+        "class Version:\n    def __init__(self, s):\n        self.parts = s.split('.')\n\n"
+        "    def bump(self):\n        return self\n")
+    (src / "verlib" / "_private.py").write_text("def hidden():\n    pass\n")
+    (src / "LICENSE.APACHE").write_text("Apache License\nVersion 2.0, January 2004\n")
+    (src / "LICENSE.BSD").write_text(
+        "Redistribution and use in source and binary forms, with or without modification\n")
+    dest = tmp_path / "task"
+    out = CliRunner().invoke(main, ["task", "new", str(dest), "--from", str(src)])
+    assert out.exit_code == 0, out.output
+    doc = tomllib.loads((dest / "task.toml").read_text())
+    assert doc["metadata"]["frontier"]["import"] == ["verlib.version"]
+    assert doc["metadata"]["license"] == ("Apache-2.0 OR BSD-2-Clause (environment/workspace/"
+                                          "LICENSE.APACHE, environment/workspace/LICENSE.BSD)")
+    assert "version.Version.bump" in (dest / "tests/cases.py").read_text()
+    # The setting loads, and a case calls the submodule's API through it.
+    from frontier_measure import runners
+    from frontier_measure.worker import import_entry
+
+    task, _ = runners.load(dest)
+    assert task.imports == ("verlib.version",)
+    import sys
+
+    sys.path.insert(0, str(dest / "environment" / "workspace"))
+    try:
+        module = import_entry("verlib", task.imports)
+        assert module.version.Version("1.2").parts == ["1", "2"]
+    finally:
+        sys.path.remove(str(dest / "environment" / "workspace"))
+        for name in [n for n in sys.modules if n.startswith("verlib")]:
+            del sys.modules[name]
+
+
+def test_an_import_that_is_not_a_submodule_is_named(tmp_path):
+    src = _project(tmp_path / "tinylib-1.0")
+    dest = tmp_path / "task"
+    assert CliRunner().invoke(main, ["task", "new", str(dest), "--from", str(src)]).exit_code == 0
+    toml = dest / "task.toml"
+    toml.write_text(toml.read_text().replace("import = []", 'import = ["os", "tinylib.nothere"]'))
+    from frontier_measure import runners
+
+    with pytest.raises(TaskError) as err:
+        runners.load(dest)
+    assert "import[0]: 'os' is not a submodule of the entry" in str(err.value.problems)
+    toml.write_text(toml.read_text().replace('"os", ', ""))
+    with pytest.raises(TaskError) as err:
+        runners.load(dest)
+    assert "import[0]: 'tinylib.nothere' is neither tinylib/nothere.py" in str(err.value.problems)

@@ -20,7 +20,6 @@ classes' methods) never ran.
 
 from __future__ import annotations
 
-import importlib
 import inspect
 import json
 import os
@@ -29,7 +28,7 @@ import tempfile
 from typing import Any
 
 from .observe import pack, unpack
-from .worker import Worker
+from .worker import Worker, import_entry
 
 
 def _code_of(obj: Any) -> Any:
@@ -90,7 +89,7 @@ def main() -> int:
     worker = Worker()
     real_stdout = sys.stdout
     try:
-        worker.module = importlib.import_module(req["entry"])
+        worker.module = import_entry(req["entry"], req.get("imports", ()))
     except BaseException as exc:
         reply["error"] = f"importing '{req['entry']}' raised {type(exc).__name__}: {exc}"
     else:

@@ -78,7 +78,8 @@ def run_cases(task: Task, root: Path, cases: list[Case], *, coverage: bool = Fal
     own `# pragma: no cover` marks (mutate needs every line that ran)."""
     with tempfile.TemporaryDirectory(prefix="fm-localrun-") as tmp:
         out = Path(tmp) / "reply.msgpack"
-        req = {"root": str(root), "entry": task.entry, "coverage": coverage, "out": str(out),
+        req = {"root": str(root), "entry": task.entry, "imports": list(task.imports),
+               "coverage": coverage, "out": str(out),
                "every_line": every_line,
                "cases": [[c.id, c.payload] for c in cases]}
         env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}

@@ -109,45 +109,126 @@ def imports_of(package: Path) -> list[str]:
     return sorted(found - {package.name, "__future__"})
 
 
-def public_api(workspace: Path, entry: str) -> list[str]:
-    """Public callables of the package, found by importing it in a child process."""
-    code = ("import inspect, json, sys\n"
-            f"sys.path.insert(0, {str(workspace)!r})\n"
-            f"import {entry} as m\n"
-            "names = getattr(m, '__all__', None) or [n for n in vars(m) if not n.startswith('_')]\n"
-            "out = []\n"
-            "for n in sorted(set(names)):\n"
-            "    o = getattr(m, n, None)\n"
-            "    if inspect.isclass(o):\n"
-            "        out.append(n)\n"
-            "        out += [f'{n}.{a}' for a, v in sorted(vars(o).items())\n"
-            "                if not a.startswith('_') and callable(v)]\n"
-            "    elif callable(o) and not inspect.ismodule(o):\n"
-            "        out.append(n)\n"
+def public_api(workspace: Path, entry: str, imports: list[str] | None = None) -> list[str]:
+    """Public callables of the package (and of the submodules in `imports`,
+    as `submodule.name`), found by importing the workspace's copy in a child
+    process. A copy of the same package installed where the tool runs is
+    never what is read: the import must come from `workspace`, or this fails
+    saying where it came from."""
+    workspace = workspace.resolve()
+    code = ("import importlib, inspect, json, os, sys\n"
+            f"ws = {str(workspace)!r}\n"
+            "sys.path.insert(0, ws)\n"
+            f"m = importlib.import_module({entry!r})\n"
+            "where = os.path.realpath(getattr(m, '__file__', None) or '')\n"
+            "if not where.startswith(ws + os.sep):\n"
+            "    sys.exit(f'imported {m.__name__} from {where or \"nowhere\"}, not the workspace')\n"
+            "def api(mod, prefix):\n"
+            "    names = getattr(mod, '__all__', None) or "
+            "[n for n in vars(mod) if not n.startswith('_')]\n"
+            "    out = []\n"
+            "    for n in sorted(set(names)):\n"
+            "        o = getattr(mod, n, None)\n"
+            "        if inspect.isclass(o):\n"
+            "            out.append(prefix + n)\n"
+            "            out += [f'{prefix}{n}.{a}' for a, v in sorted(vars(o).items())\n"
+            "                    if not a.startswith('_') and callable(v)]\n"
+            "        elif callable(o) and not inspect.ismodule(o):\n"
+            "            out.append(prefix + n)\n"
+            "    return out\n"
+            "out = api(m, '')\n"
+            f"for sub in {list(imports or [])!r}:\n"
+            "    out += api(importlib.import_module(sub), sub.split('.', 1)[1] + '.')\n"
             "print(json.dumps(out))\n")
-    r = subprocess.run([sys.executable, "-B", "-c", code], capture_output=True, text=True,
+    # -I: no PYTHONPATH, no user site; the tool's own site-packages stay (a
+    # package's dependencies may be there) but come after the workspace.
+    r = subprocess.run([sys.executable, "-I", "-B", "-c", code], capture_output=True, text=True,
                        timeout=120, cwd=tempfile.gettempdir())
     if r.returncode != 0:
-        return []
+        why = (r.stderr.strip().splitlines() or ["no output"])[-1]
+        raise TaskError(workspace, [f"cannot import '{entry}' from the workspace to draft its "
+                                    f"API: {why}"])
     return list(json.loads(r.stdout.strip().splitlines()[-1]))
 
 
-def _licence(root: Path) -> str:
+def public_submodules(package: Path) -> list[str]:
+    """The package's public submodules (dotted, one level down; not its own
+    tests): the modules an API kept in submodules is reached through."""
+    out = []
+    for f in sorted(package.iterdir()):
+        name = f.stem if f.suffix == ".py" else f.name
+        if name.startswith("_") or name in ("tests", "test", "conftest"):
+            continue
+        if (f.suffix == ".py" and f.is_file()) or (f / "__init__.py").is_file():
+            out.append(f"{package.name}.{name}")
+    return out
+
+
+# Licence texts recognised by phrases, with their SPDX identifiers (first match).
+_LICENCE_TEXTS = [
+    (("Apache License", "Version 2.0"), "Apache-2.0"),
+    (("Permission is hereby granted, free of charge",), "MIT"),
+    (("Redistribution and use in source and binary forms", "Neither the name"), "BSD-3-Clause"),
+    (("Redistribution and use in source and binary forms",), "BSD-2-Clause"),
+    (("Mozilla Public License Version 2.0",), "MPL-2.0"),
+    (("GNU LESSER GENERAL PUBLIC LICENSE", "Version 3"), "LGPL-3.0-or-later"),
+    (("GNU LESSER GENERAL PUBLIC LICENSE", "Version 2.1"), "LGPL-2.1-or-later"),
+    (("GNU GENERAL PUBLIC LICENSE", "Version 3"), "GPL-3.0-or-later"),
+    (("GNU GENERAL PUBLIC LICENSE", "Version 2"), "GPL-2.0-or-later"),
+    (("PYTHON SOFTWARE FOUNDATION LICENSE",), "PSF-2.0"),
+    (("Permission to use, copy, modify, and/or distribute",), "ISC"),
+    (("This is free and unencumbered software released into the public domain",), "Unlicense"),
+]
+# Trove classifiers that name one licence, for a source whose files say nothing.
+_CLASSIFIERS = {"MIT License": "MIT", "Apache Software License": "Apache-2.0",
+                "BSD License": "BSD-3-Clause", "ISC License (ISCL)": "ISC",
+                "Mozilla Public License 2.0 (MPL 2.0)": "MPL-2.0",
+                "Python Software Foundation License": "PSF-2.0",
+                "The Unlicense (Unlicense)": "Unlicense"}
+
+
+def _spdx_of_text(text: str) -> str | None:
+    flat = " ".join(text.split())
+    for phrases, spdx in _LICENCE_TEXTS:
+        if all(p in flat for p in phrases):
+            return spdx
+    return None
+
+
+def licence(root: Path) -> tuple[str, list[str]]:
+    """The source's licence as an SPDX expression, and its licence files.
+    The package's own declaration first (PKG-INFO's License-Expression), else
+    what its licence files say (several licences: an OR, as dual-licensed
+    projects such as packaging ship them), else its classifiers."""
+    files = sorted(f.name for f in root.iterdir() if f.is_file() and LICENSE_FILES.match(f.name))
     info = root / "PKG-INFO"
-    if info.is_file():
-        text = info.read_text(errors="replace")
-        m = re.search(r"^License-Expression: (.+)$", text, re.M) or \
-            re.search(r"^License: (.+)$", text, re.M)
-        if m and m.group(1).strip() not in ("", "UNKNOWN"):
-            return m.group(1).strip()
-        m = re.search(r"^Classifier: License :: (.+)$", text, re.M)
-        if m:
-            return m.group(1).strip()
-    return "TODO: the licence (see environment/workspace/LICENSE)"
+    text = info.read_text(errors="replace") if info.is_file() else ""
+    m = re.search(r"^License-Expression: (.+)$", text, re.M)
+    if m and m.group(1).strip():
+        return m.group(1).strip(), files
+    # The older License field holds anything (often a whole licence text):
+    # taken only when it reads as an SPDX expression.
+    m = re.search(r"^License: ([A-Za-z0-9.+-]+(?: (?:OR|AND|WITH) [A-Za-z0-9.+-]+)*)\s*$", text,
+                  re.M)
+    if m and m.group(1) != "UNKNOWN":
+        return m.group(1), files
+    found: list[str] = []
+    for name in files:
+        spdx = _spdx_of_text((root / name).read_text(errors="replace"))
+        if spdx and spdx not in found:
+            found.append(spdx)
+    if found:
+        return " OR ".join(found), files
+    for c in re.findall(r"^Classifier: License :: OSI Approved :: (.+)$", text, re.M):
+        if c.strip() in _CLASSIFIERS:
+            return _CLASSIFIERS[c.strip()], files
+    return "TODO: the licence's SPDX identifier", files
 
 
 def new_task(dest: Path, *, source: Path | None = None, pypi: str | None = None) -> Path:
     """Scaffold a package task at `dest` from a source tree or a PyPI release."""
+    # Resolved first: everything below reads and imports the copy written here.
+    dest = dest.resolve()
     if dest.exists() and any(dest.iterdir()):
         raise TaskError(dest, ["already exists and is not empty"])
     with tempfile.TemporaryDirectory(prefix="fm-task-new-") as tmp:
@@ -171,11 +252,18 @@ def new_task(dest: Path, *, source: Path | None = None, pypi: str | None = None)
             for f in sorted(root.iterdir()):
                 if f.is_file() and LICENSE_FILES.match(f.name):
                     shutil.copy2(f, ws / f.name)
-        licence = _licence(root)
+        spdx, licence_files = licence(root)
     ws = dest / "environment" / "workspace"
     own_tests = [f"{entry}/{d.name}" for d in (ws / entry).iterdir()
                  if d.is_dir() and d.name in ("tests", "test")]
     api = public_api(ws, entry)
+    imports: list[str] = []
+    if not api:
+        # Nothing public at the top (packaging keeps its API in submodules):
+        # the submodules are imported with the entry and drafted instead.
+        imports = public_submodules(ws / entry)
+        api = public_api(ws, entry, imports)
+    where = ", ".join(f"environment/workspace/{f}" for f in licence_files) or "no licence file"
     (dest / "tests").mkdir(parents=True)
     (dest / "task.toml").write_text(f'''[task]
 name = "frontier-measure/{entry}"
@@ -187,11 +275,12 @@ keywords = ["python", "package", "performance"]
 category = "performance-refactoring"
 source = "{origin}"
 source_sha256 = "{digest}"
-license = "{licence}"
+license = "{spdx} ({where})"
 
 [metadata.frontier]
 scale = "package"
 entry = "{entry}"
+import = {json.dumps(imports)}  # submodules imported with the entry (cases call `sub.name`)
 threshold = 1.5  # TODO: what the oracle reaches with a margin
 cost = "wall"
 repetitions = 5

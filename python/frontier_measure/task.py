@@ -88,6 +88,9 @@ class Task:
     toml: dict[str, Any]
     cases_timeout_s: float = 60.0  # how long the author's code may run (cases(), make() ...)
     max_item_bytes: int = DEFAULT_MAX_ITEM_MB << 20  # the cap on one observed item (max_item_mb)
+    # Submodules of the entry imported with it (package scale: an API that
+    # lives in `packaging.version` is called as `version.Version`).
+    imports: tuple[str, ...] = ()
     settings: Any = None  # the scale's own settings, set by its runner's configure()
     cache: dict[Any, Any] = field(default_factory=dict)  # the runner's, per loaded task
 
@@ -298,6 +301,12 @@ def _load(root: Path) -> Task:
     if scale is not None and scale not in SCALES:
         problems.append(f"{where}.scale: unknown scale '{scale}' (choose from {', '.join(SCALES)})")
     entry = get(fr, "entry", str, where, problems, default="")
+    imports = get(fr, "import", list, where, problems, default=[]) or []
+    for i, name in enumerate(imports):
+        if not isinstance(name, str) or not entry or not name.startswith(f"{entry}.") or \
+                not all(part.isidentifier() for part in name.split(".")):
+            problems.append(f"{where}.import[{i}]: {name!r} is not a submodule of the entry "
+                            f"(write it as '{entry or 'entry'}.name')")
     threshold = get(fr, "threshold", float, where, problems, required=True)
     if threshold is None:
         threshold = 1.0
@@ -380,6 +389,7 @@ def _load(root: Path) -> Task:
         repetitions=reps, case_timeout_s=case_timeout, timing=timing, tolerance=tolerance,
         behaviours=behaviours, checklist=checklist, frontier=fr, toml=doc,
         cases_timeout_s=cases_timeout, max_item_bytes=int(item_mb * (1 << 20)),
+        imports=tuple(n for n in imports if isinstance(n, str)),
     )
 
 

@@ -164,6 +164,13 @@ def configure(task: Task) -> None:
                         f"{entry}/__init__.py in {ref.relative_to(root)}/")
     if task.scale == "package" and entry and ref.is_dir() and (ref / f"{entry}.py").is_file():
         problems.append(f"{where}.entry: a package-scale entry must be a package directory")
+    for i, name in enumerate(task.imports):
+        path = ref / Path(*name.split("."))
+        if ref.is_dir() and not (path.with_suffix(".py").is_file()
+                                 or (path / "__init__.py").is_file()):
+            problems.append(f"{where}.import[{i}]: '{name}' is neither "
+                            f"{path.relative_to(ref)}.py nor {path.relative_to(ref)}/__init__.py "
+                            f"in {ref.relative_to(root)}/")
     if problems:
         raise TaskError(root, problems)
     task.settings = Settings(compliance=rules)
@@ -1285,6 +1292,7 @@ class ModuleSession:
         try:
             _handshake(w)
             reply = w.request({"cmd": "load", "root": w.root, "entry": self.task.entry,
+                               "imports": list(self.task.imports),
                                "policy": self._runtime_policy(w) if side == "candidate" else None},
                               self.task.case_timeout_s)
         except BaseException:
