@@ -116,4 +116,5 @@ def test_source_rules(tmp_path: Path) -> None:
     (tmp_path / "mine.h").write_text("#pragma once\n")
     rules = CRules(prohibited_calls=["puts"], required_symbols=["k"])
     found = {(f.rule, f.line) for f in inspect_sources(tmp_path, rules)}
-    assert found == {("forbidden-header", 2), ("prohibited-call", 6), ("inline-asm", 7)}
+    # Headers are judged from the compiler's account (tests/test_kernel_build.py).
+    assert found == {("prohibited-call", 6), ("inline-asm", 7)}

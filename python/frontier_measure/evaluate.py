@@ -9,8 +9,9 @@ Everything found on the way goes into the result (see results.py).
 
 from __future__ import annotations
 
+import contextlib
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -215,7 +216,7 @@ def _run(task: Task, runner: ModuleType, cand_dir: Path, res: dict[str, Any],
         if not timing:
             res["performance"] = {"ran": False, "skipped": "timing was not asked for"}
             return
-        with measurement_lock() as waited:
+        with _timing_lock(runner, progress) as waited:
             try:
                 timings = session.time(inputs, progress, seed=timing_seed)
             except BaseException:
@@ -232,12 +233,30 @@ def _run(task: Task, runner: ModuleType, cand_dir: Path, res: dict[str, Any],
                           f"timing input '{broken.id}': {broken.error}")
     res["performance"], failure = results.performance(timings, task.threshold, task.cost,
                                                       COST_UNITS[task.cost])
-    res["performance"]["lock_wait_s"] = round(waited, 3)
+    res["performance"]["lock_wait_s"] = None if waited is None else round(waited, 3)
     # Only now, with the verdict reached, does the seed leave the evaluator's memory.
     res["performance"]["timing_seed"] = timing_seed
     # A verdict on a subset of the cases is a quick check, not a strict success.
     res["strict_success"] = failure is None and only_cases is None
     res["failure"] = failure
+
+
+@contextlib.contextmanager
+def _timing_lock(runner: ModuleType, progress: Progress | None) -> Iterator[float | None]:
+    """The machine-wide measurement lock around the performance stage, for a
+    scale whose cost is host time; yields the seconds waited for it (None:
+    the scale's cost does not depend on what else runs, so no lock is taken
+    and evaluations of it run in parallel with anything)."""
+    if not getattr(runner, "HOST_TIMED", True):
+        yield None
+        return
+
+    def waiting() -> None:
+        if progress:
+            progress("waiting for the measurement lock")
+
+    with measurement_lock(on_wait=waiting) as waited:
+        yield waited
 
 
 def _violated(session: Any, res: dict[str, Any]) -> bool:

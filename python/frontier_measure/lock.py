@@ -4,7 +4,10 @@ Two timed evaluations on one machine would time each other: the performance
 stage of every evaluation (`evaluate`, so `frontier-measure eval`, the agent
 platform and anything embedding it alike) holds this lock, an fcntl lock on a
 well-known path, so it holds across processes and runs. Compliance and the
-functional stage run without it: they measure nothing.
+functional stage run without it: they measure nothing. Nor does a scale whose
+cost is not host time (kernel: simulated cycles, the same whatever else the
+machine runs) take it: its evaluations run alongside each other and alongside
+a timed one.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from __future__ import annotations
 import fcntl
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -24,8 +27,11 @@ def lock_path() -> Path:
 
 
 @contextmanager
-def measurement_lock(path: Path | None = None) -> Iterator[float]:
-    """Hold the lock; yields the seconds spent waiting for it."""
+def measurement_lock(path: Path | None = None, *,
+                     on_wait: Callable[[], None] | None = None) -> Iterator[float]:
+    """Hold the lock; yields the seconds spent waiting for it. `on_wait` is
+    called once if the lock is held by someone else, before waiting (so a
+    progress line can say what the evaluation is doing)."""
     path = path or lock_path()
     started = time.perf_counter()
     # A new open file description per holder: flock then excludes threads of one
@@ -38,7 +44,12 @@ def measurement_lock(path: Path | None = None) -> Iterator[float]:
         # and evaluators of every account must share one lock.
         fd = os.open(path, os.O_RDONLY)
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if on_wait is not None:
+                on_wait()
+            fcntl.flock(fd, fcntl.LOCK_EX)
         try:
             yield time.perf_counter() - started
         finally:

@@ -346,8 +346,12 @@ def performance(timings: list[Any], threshold: float, cost: str,
     if broken is not None:
         perf.update(worst_input=broken["id"], speedup=None, verdict="violation",
                     meets_threshold=False)
-        return perf, failure("performance", "timing-violation",
-                             f"timing input '{broken['id']}': {broken['error']}")
+        # A timed run whose output is wrong is a functional failure: the
+        # timed runs are the ones that count, whatever the held-out cases said.
+        stage = broken.get("error_stage") or "performance"
+        rule = broken.get("error_rule") or ("timing-violation" if stage == "performance"
+                                            else "timed-output-differs")
+        return perf, failure(stage, rule, f"timing input '{broken['id']}': {broken['error']}")
     if not inputs:
         perf.update(worst_input=None, speedup=None, verdict=None, meets_threshold=False)
         return perf, failure("performance", "no-timing-inputs", "the task has no timing inputs")

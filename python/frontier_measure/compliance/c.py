@@ -2,9 +2,10 @@
 inspection of the candidate's compiled object.
 
 Source rules (comments and string literals are blanked first, so a rule never
-fires on prose): every `#include` must name an allowed header or a file the
-candidate ships; no inline assembly unless the task allows it; no call to a
-prohibited function. Object rules (pyelftools on the relocatable object the
+fires on prose): no inline assembly unless the task allows it; no call to a
+prohibited function. What the compiler may read (headers, `#embed`ded files,
+probes) is not judged from the text: the compile, in the side's sandbox,
+gives its own account, which c_reads.py checks. Object rules (pyelftools on the relocatable object the
 candidate's sources compile to): every undefined symbol, i.e. every function
 the kernel calls outside itself, must be on the task's allowed list, and the
 entry functions must be defined there. The object check also catches calls
@@ -23,7 +24,8 @@ from elftools.elf.sections import SymbolTableSection
 from . import Finding
 
 SOURCE_SUFFIXES = (".c", ".h")
-_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"]+)[>"]', re.M)
+# ELF sections through which an object asks lld to read more files.
+LINKER_REQUESTS = (".deplibs", ".linker-options")
 _ASM = re.compile(r"\b(asm|__asm__|__asm)\b")
 _CALL = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
 
@@ -76,17 +78,9 @@ def _line(text: str, pos: int) -> int:
 def inspect_sources(root: Path, rules: CRules) -> list[Finding]:
     findings: list[Finding] = []
     files = sorted(p for p in root.rglob("*") if p.is_file() and p.suffix in SOURCE_SUFFIXES)
-    own = {p.relative_to(root).as_posix() for p in files} | {p.name for p in files}
     for path in files:
         rel = path.relative_to(root).as_posix()
         raw = path.read_text(errors="replace")
-        for m in _INCLUDE.finditer(raw):
-            kind, name = m.group(1), m.group(2).strip()
-            if (kind == '"' and name in own) or name in rules.allowed_headers:
-                continue
-            findings.append(Finding(rel, _line(raw, m.start()), "forbidden-header",
-                                    f"#include {kind}{name}{'>' if kind == '<' else kind} "
-                                    f"(allowed: {', '.join(rules.allowed_headers) or 'none'})"))
         code = strip_c(raw)
         if not rules.allow_inline_asm:
             for m in _ASM.finditer(code):
@@ -107,6 +101,12 @@ def inspect_object(obj: Path, rules: CRules, label: str) -> list[Finding]:
     with obj.open("rb") as fh:
         elf = ELFFile(fh)
         for sec in elf.iter_sections():
+            if sec.name in LINKER_REQUESTS:
+                # The evaluator links the object: it must not ask the linker
+                # to read files it names (`#pragma comment(lib, "...")`).
+                findings.append(Finding(label, 0, "linker-request",
+                                        f"carries a {sec.name} section (files for the "
+                                        "linker to read)"))
             if not isinstance(sec, SymbolTableSection):
                 continue
             for sym in sec.iter_symbols():

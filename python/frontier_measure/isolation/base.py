@@ -48,6 +48,10 @@ class Policy:
     max_output: int = 16 << 20  # bytes kept per stream
     # System calls beyond the sides' allow-list that the task names (seccomp.py)
     syscalls: list[str] = field(default_factory=list)
+    # Host directories shown read-only in every sandbox of the sides besides
+    # the system, as (host path, path in the sandbox): a toolchain outside
+    # /usr (the kernel scale's compiler, from a Python environment)
+    read_only: list[tuple[str, str]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -59,6 +63,7 @@ class Policy:
             "timeout_s": self.timeout_s,
             "cpus": list(self.cpus),
             "syscalls": list(self.syscalls),
+            "read_only": [list(v) for v in self.read_only],
         }
 
 

@@ -231,7 +231,9 @@ class LocalBackend(Backend):
         uid, gid = self._owners[side]
         spec = _core.ProcessSpec()
         spec.argv = sandbox.argv(sandbox.View(
-            work=self._areas[side], read_only=[(init_program(), _INIT_IN_VIEW)], cwd="/",
+            work=self._areas[side],
+            read_only=[(init_program(), _INIT_IN_VIEW), *((Path(h), v) for h, v in self.policy.read_only)],
+            cwd="/",
             hostname=side, own_user=True, as_pid_1=True), [_INIT_IN_VIEW])
         spec.inherit_env = False
         spec.env = {"PATH": SAFE_PATH, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}

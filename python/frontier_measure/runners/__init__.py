@@ -36,6 +36,10 @@ each evaluation draws afresh and keeps to itself until the verdict
 computed from the generator with a seed someone guessed, is not the input of
 the next one. Both sides of an evaluation are timed on the same inputs.
 
+A runner whose cost is not host time (kernel: simulated cycles) sets
+`HOST_TIMED = False`: its performance stage takes no machine-wide measurement
+lock (lock.py), since nothing else running can change its figures.
+
 Adding a scale means adding one runner file.
 """
 
@@ -185,6 +189,11 @@ class InputTiming:
     warnings: list[str] = field(default_factory=list)
     error: str | None = None  # a violation found while timing
     error_side: str | None = None  # whose violation it was
+    # Where the violation counts: "performance" (it bought the timing), or
+    # "functional" (the timed run's output is wrong: the candidate does not
+    # do the task on this input), with its rule.
+    error_stage: str = "performance"
+    error_rule: str | None = None
     outputs_checked: int = 0  # timed calls whose output was compared with the reference's
     extra: dict[str, Any] = field(default_factory=dict)  # the runner's own figures
 
@@ -202,6 +211,8 @@ class InputTiming:
             "warnings": list(self.warnings) + list(self.summary.get("warnings", [])),
             "error": self.error,
             "error_side": self.error_side,
+            "error_stage": self.error_stage if self.error else None,
+            "error_rule": self.error_rule if self.error else None,
             "outputs_checked": self.outputs_checked,
             **self.extra,
             "samples": self.rounds,

@@ -10,9 +10,17 @@ a timing input needs one run per side, and the speedup is exact.
     compliance    C source inspection (headers, inline asm, prohibited calls)
                   and ELF symbol inspection of the compiled object (every
                   external symbol must be allowed; the entry must be defined)
-    functional    the program's stdout and exit status on every held-out case
-    performance   cycles(reference) / cycles(candidate) on each timing input,
-                  with the outputs re-checked on those runs
+    functional    the program's stdout and exit status on every held-out case,
+                  run with the timing model on exactly as a timed run is (the
+                  cycle counter cannot tell a checked run from a timed one)
+    performance   cycles(reference) / cycles(candidate) on each timing input;
+                  each timed run's output is compared with the reference's on
+                  the same input, and a difference is a functional failure
+                  naming the input (the timed runs are the ones that count)
+
+Cycles do not depend on the host, so this scale takes no measurement lock
+(HOST_TIMED): kernel evaluations run alongside each other and alongside
+evaluations timed in host time.
 
 Settings, in task.toml:
 
@@ -63,9 +71,12 @@ from . import (
     TimingInput,
     fresh_timing_seed,
     input_seed,
+    kernel_build,
 )
 
 SIDES = ("reference", "candidate")
+# Simulated cycles are a pure function of (ELF, input, machine file): no lock.
+HOST_TIMED = False
 
 
 def _cache_dir() -> Path:
@@ -223,7 +234,12 @@ def item_rule(item_id: str, expected: Any, diff: list[str]) -> str:
 
 
 def validate(task: Task) -> list[str]:
-    problems = []
+    from .. import machine_text
+
+    problems = [f"{f}: its '{machine_text.HEADING}' section is missing or is not what "
+                f"machine '{task.settings.machine}' gives (regenerate it: frontier-measure "
+                f"task instructions {task.path})"
+                for f in machine_text.drift(task.path, task.settings.machine)]
     for t in timing_inputs(task):
         try:
             t.payload(input_seed(RECORDING_SEED, t.id))
@@ -264,29 +280,30 @@ def stage(task: Task, side_dir: Path) -> Path:
     return dest
 
 
-def build_elf(task: Task, side_dir: Path) -> Path:
-    """The side's sources linked with the harness into a static riscv64 ELF (cached)."""
+def compiled(task: Task, side_dir: Path, side: str) -> kernel_build.Compiled:
+    """The side's sources compiled to objects in a sandbox of the side's
+    (kernel_build.py), with the findings of the compiler's account of what it
+    read; cached by content."""
     s: Settings = task.settings
-    src = stage(task, side_dir)
-    return sim.cached_build([*(src / f for f in s.sources), task.path / s.harness], CACHE,
-                            opt=s.opt, flags=["-I", str(src)])
+    return kernel_build.compile_side(stage(task, side_dir), s.sources, s.opt,
+                                     s.rules.allowed_headers, CACHE, side)
 
 
-def _compile_object(task: Task, side_dir: Path, out: Path) -> Path:
-    """The side's sources alone, as one relocatable object (for symbol inspection)."""
+def build_elf(task: Task, side_dir: Path, side: str = "candidate") -> Path:
+    """The side's objects linked with the harness into a static riscv64 ELF (cached)."""
     s: Settings = task.settings
-    src = stage(task, side_dir)
-    objs = []
-    for f in s.sources:
-        o = out.with_name(f"{Path(f).stem}.o")
-        r = subprocess.run([*sim.compiler(), "-c", s.opt, "-I", str(src), str(src / f),
-                            "-o", str(o)], capture_output=True, text=True)
-        if r.returncode != 0:
-            raise sim.CompileError(r.stderr.strip())
-        objs.append(o)
-    if len(objs) == 1:
-        return objs[0]
-    r = subprocess.run([*sim.compiler(), "-r", "-nostdlib", *map(str, objs), "-o", str(out)],
+    c = compiled(task, side_dir, side)
+    if not c.ok:
+        raise sim.CompileError(c.log)
+    return sim.cached_build([*c.objects, task.path / s.harness], CACHE, opt=s.opt,
+                            flags=["-I", str(stage(task, side_dir))])
+
+
+def _object(objects: list[Path], out: Path) -> Path:
+    """The side's objects as one relocatable object (for symbol inspection)."""
+    if len(objects) == 1:
+        return objects[0]
+    r = subprocess.run([*sim.compiler(), "-r", "-nostdlib", *map(str, objects), "-o", str(out)],
                        capture_output=True, text=True)
     if r.returncode != 0:
         raise sim.CompileError(r.stderr.strip())
@@ -296,14 +313,20 @@ def _compile_object(task: Task, side_dir: Path, out: Path) -> Path:
 def inspect(task: Task, candidate: Path) -> list[Finding]:
     s: Settings = task.settings
     findings = inspect_sources(candidate, s.rules)
+    c = compiled(task, candidate, "candidate")
+    findings += c.findings
     if findings:
         return findings
+    if not c.ok:
+        first = next((line for line in c.log.splitlines() if "error" in line),
+                     c.log.splitlines()[0] if c.log else "compiler failed")
+        return [Finding(s.sources[0], 0, "does-not-compile", first.strip())]
     with tempfile.TemporaryDirectory() as tmp:
         try:
-            obj = _compile_object(task, candidate, Path(tmp) / "kernel.o")
+            obj = _object(c.objects, Path(tmp) / "kernel.o")
         except sim.CompileError as exc:
             return [Finding(s.sources[0], 0, "does-not-compile",
-                            str(exc).splitlines()[0] if str(exc) else "compiler failed")]
+                            str(exc).splitlines()[0] if str(exc) else "linker failed")]
         return inspect_object(obj, s.rules, " + ".join(s.sources) + " (object)")
 
 
@@ -329,12 +352,14 @@ class KernelSession:
 
     def build(self, side: str) -> Build:
         t0 = time.perf_counter()
+        command = f"{' '.join(kernel_build.toolchain().argv)} -c {self.settings.opt}, in the " \
+                  "side's sandbox; linked with the harness by the evaluator"
         try:
-            self.elves[side] = build_elf(self.task, self.dirs[side])
+            self.elves[side] = build_elf(self.task, self.dirs[side], side)
         except sim.CompileError as exc:
-            return Build(ok=False, command="zig cc " + self.settings.opt, status="failed",
+            return Build(ok=False, command=command, status="failed",
                          log=str(exc), seconds=time.perf_counter() - t0)
-        return Build(ok=True, command="zig cc " + self.settings.opt, status="built",
+        return Build(ok=True, command=command, status="built",
                      seconds=time.perf_counter() - t0)
 
     def _elf(self, side: str) -> Path:
@@ -359,7 +384,10 @@ class KernelSession:
                 keep: Callable[[str, Any], Any] | None = None) -> Observation:
         obs = Observation(keep=keep)
         for case in cases:
-            r = self._run(side, case.payload, timing=False)
+            # The timing model on, as in a timed run: with it off the cycle
+            # counter would read differently, and a candidate could serve exact
+            # code to the checked runs and a shortcut to the timed ones.
+            r = self._run(side, case.payload, timing=True)
             obs.add(f"{case.id}/stdout", r["stdout"])
             obs.add(f"{case.id}/exit_code", r["exit_code"])
         return obs
@@ -385,27 +413,33 @@ class KernelSession:
             if ref["stats"] is None:
                 raise SideFailure("reference", f"timing input '{t.id}': {ref['fault']}")
             got = self._run("candidate", stdin, timing=True)
-            if got["stats"] is None or (got["stdout"], got["exit_code"]) != \
-                    (ref["stdout"], ref["exit_code"]):
+            wrong = timed_difference(ref, got)
+            if wrong is not None:
                 results.append(InputTiming(
                     id=t.id, size=t.size, loops=1, summary={"rounds": 1}, rounds=[],
                     reference_median=float(ref["stats"]["cycles"]), candidate_median=float("nan"),
                     elapsed_s=time.perf_counter() - t0, error_side="candidate",
-                    error=got.get("fault") or "output differs from the reference's on this input"))
+                    error_stage="functional", error_rule=wrong[0], error=wrong[1],
+                    outputs_checked=1))
                 break
             rc, cc = ref["stats"]["cycles"], got["stats"]["cycles"]
-            results.append(exact_timing(t, rc, cc, self.task.threshold,
-                                        time.perf_counter() - t0,
-                                        {"reference_cycles": rc, "candidate_cycles": cc,
-                                         "reference_stats": ref["stats"],
-                                         "candidate_stats": got["stats"]}))
+            row = exact_timing(t, rc, cc, self.task.threshold, time.perf_counter() - t0,
+                               {"reference_cycles": rc, "candidate_cycles": cc,
+                                "reference_stats": ref["stats"],
+                                "candidate_stats": got["stats"]})
+            row.outputs_checked = 1
+            results.append(row)
         return results
 
     def describe(self) -> dict[str, Any]:
         return {"backend": "simulator", "machine": self.settings.machine,
+                "build": ("each side's sources compiled in a sandbox of the local backend "
+                          "(its staged sources, the task's headers and the toolchain in view, "
+                          "nothing else); what the compiler read checked from its own account "
+                          "(-MD, -H)"),
                 "notes": ["sides run inside the cycle-counting RISC-V simulator in the "
                           "evaluator's process; the cost is simulated cycles, identical on "
-                          "every run"]}
+                          "every run, so no measurement lock is taken"]}
 
     def close(self) -> None:
         pass
@@ -419,6 +453,29 @@ class KernelSession:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def timed_difference(ref: dict[str, Any], got: dict[str, Any]) -> tuple[str, str] | None:
+    """(rule, reason) when the candidate's timed run did not give the
+    reference's output on the same input, else None."""
+    if got["stats"] is None:
+        return "timed-run-fault", f"the candidate's timed run faulted: {got['fault']}"
+    if got["exit_code"] != ref["exit_code"]:
+        return "timed-output-differs", (f"the candidate's timed run exited with "
+                                        f"{got['exit_code']}, the reference's with "
+                                        f"{ref['exit_code']} on the same input")
+    if got["stdout"] != ref["stdout"]:
+        want, have = ref["stdout"].splitlines(), got["stdout"].splitlines()
+        k = next((i for i, (a, b) in enumerate(zip(want, have, strict=False)) if a != b),
+                 min(len(want), len(have)))
+
+        def show(lines: list[str]) -> str:
+            return repr(lines[k][:120]) if k < len(lines) else "nothing"
+
+        return "timed-output-differs", (f"the candidate's timed run printed something else "
+                                        f"than the reference's on the same input: line {k + 1} "
+                                        f"is {show(have)}, the reference's {show(want)}")
+    return None
 
 
 def exact_timing(t: TimingInput, reference: float, candidate: float, threshold: float,
