@@ -172,7 +172,25 @@ def test_mutate_refuses_a_kernel_task_by_name():
 
 
 def test_a_time_budget_stops_the_run_and_says_where(graphs):
+    (graphs / "tests" / "mutants.toml").write_text('equivalent = ["graphs/nowhere.py:1:0:x"]\n')
     report = mutate(graphs, limit=8, seed=1, max_time=0)
+    assert report.unknown_equivalents == ["graphs/nowhere.py:1:0:x"]
     assert report.outcomes == [] and report.drawn_from == 43
-    assert report.stopped == "the time budget (0 s) ran out after 0 of 8 mutants"
+    assert report.stopped.startswith("the time budget (0 s, set-up ")
+    assert report.stopped.endswith(" s apart) ran out after 0 of 8 mutants")
     assert report.to_dict()["stopped"] == report.stopped
+    # The budget counts mutants only: the set-up is reported apart.
+    assert 0 < report.setup_s <= report.elapsed_s
+
+
+def test_every_mutant_has_its_own_id():
+    source = b"def f(a, b, c, d):\n    return a + b + c - d * 2 * 3\n"
+    ms = mutants_of("m.py", source)
+    ids = [m.id for m in ms]
+    assert len(ids) == len(set(ids)), ids
+    # The two `+` of one chain are nodes starting at the same place (at `a`):
+    # told apart by where the changed text starts (the gap before each `+`);
+    # a mutant that was unique keeps its plain id.
+    adds = sorted(m.id for m in ms if m.kind == "add-to-sub")
+    assert adds == ["m.py:2:11:add-to-sub@2:12", "m.py:2:11:add-to-sub@2:16"]
+    assert {"m.py:2:4:return-none", "m.py:2:11:sub-to-add"} <= set(ids)

@@ -651,7 +651,8 @@ def record(task_dirs: tuple[Path, ...], runs: int | None, isolation: str | None)
               help="Run at most this many mutants (drawn at random with --seed).")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--max-time", type=click.FloatRange(min=0), default=None, metavar="SECONDS",
-              help="Stop starting mutants after this long and report those run (a random "
+              help="Stop starting mutants after this long (set-up not counted: it is "
+                   "reported apart) and report those run (a random "
                    "sample: mutants run in an order drawn with --seed). Ctrl-C does the same.")
 @click.option("--json", "json_out", type=click.Path(dir_okay=False, path_type=Path),
               default=None, help="Write every mutant's outcome and diff as JSON.")
@@ -689,9 +690,12 @@ def mutate(task_dir: Path, limit: int | None, seed: int, max_time: float | None,
     of = "all" if len(r.outcomes) == r.drawn_from else f"drawn from {r.drawn_from:,}"
     click.echo(f"{r.task}: {len(r.outcomes)} mutants ({of}), {r.count('killed')} killed, "
                f"{r.count('survived')} survived, {r.count('not-covered')} not covered, "
-               f"{r.count('equivalent')} equivalent; score {score} ({r.elapsed_s:.1f} s)")
+               f"{r.count('equivalent')} equivalent; score {score} ({r.elapsed_s:.1f} s, "
+               f"of which set-up {r.setup_s:.1f} s)")
     if r.stopped:
         click.echo(f"  stopped early: {r.stopped}")
+    for i in r.unknown_equivalents:
+        click.echo(f"  warning: tests/mutants.toml lists {i}, which names no mutant", err=True)
     if r.baseline_ignored:
         click.echo(f"  {len(r.baseline_ignored)} golden item(s) not reproduced by a plain run "
                    "of the reference, not compared")

@@ -32,6 +32,7 @@ negating an if/while condition, integer constants +1, True/False, strings,
 from __future__ import annotations
 
 import ast
+import collections
 import difflib
 import os
 import random
@@ -78,10 +79,15 @@ class Mutant:
     end: int
     replacement: bytes
     statement_line: int = 0  # first line of the statement it is in (what coverage reports)
+    # Where the changed text starts ("@line:col"), added to the id only when
+    # two mutants of the file would share it (each `+` of `a + b + c` is a
+    # node starting at `a`): every id names one mutant, and ids that were
+    # unique stay as they were.
+    tag: str = ""
 
     @property
     def id(self) -> str:
-        return f"{self.file}:{self.line}:{self.col}:{self.kind}"
+        return f"{self.file}:{self.line}:{self.col}:{self.kind}{self.tag}"
 
     def apply(self, source: bytes) -> bytes:
         return source[:self.start] + self.replacement + source[self.end:]
@@ -106,8 +112,10 @@ class MutationReport:
     outcomes: list[Outcome] = field(default_factory=list)
     baseline_ignored: list[str] = field(default_factory=list)
     elapsed_s: float = 0.0
+    setup_s: float = 0.0  # copying the task, the first plain run: not in the time budget
     drawn_from: int = 0  # every mutant of the reference (the outcomes are a sample when fewer)
     stopped: str = ""  # why the run ended before its last mutant, if it did
+    unknown_equivalents: list[str] = field(default_factory=list)  # listed, but no such mutant
 
     def count(self, status: str) -> int:
         return sum(o.status == status for o in self.outcomes)
@@ -122,7 +130,8 @@ class MutationReport:
                 "killed": self.count("killed"), "survived": self.count("survived"),
                 "not_covered": self.count("not-covered"),
                 "equivalent": self.count("equivalent"), "score": self.score,
-                "elapsed_s": round(self.elapsed_s, 2), "stopped": self.stopped,
+                "elapsed_s": round(self.elapsed_s, 2), "setup_s": round(self.setup_s, 2),
+                "stopped": self.stopped, "unknown_equivalents": self.unknown_equivalents,
                 "baseline_ignored": self.baseline_ignored,
                 "outcomes": [{"id": o.mutant.id, "status": o.status, "why": o.why,
                               "diff": o.diff} for o in self.outcomes]}
@@ -304,6 +313,12 @@ def mutants_of(rel: str, source: bytes) -> list[Mutant]:
         except (SyntaxError, ValueError):
             continue
         valid.append(m)
+    seen = collections.Counter(m.id for m in valid)
+    for m in valid:
+        if seen[m.id] > 1:
+            line = source.count(b"\n", 0, m.start) + 1
+            col = m.start - (source.rfind(b"\n", 0, m.start) + 1)
+            m.tag = f"@{line}:{col}"
     return valid
 
 
@@ -389,8 +404,15 @@ def _mutate(path: Path, tmp: Path, *, limit: int | None, seed: int, max_time: fl
         report.baseline_ignored = sorted(set(recorded["items"]) - set(compared))
         mutants = [m for rel, p in judge.sources() for m in mutants_of(rel, p.read_bytes())]
         report.drawn_from = len(mutants)
+        # An id in mutants.toml that names no mutant (a line moved, a typo) is
+        # said, not silently ignored: the mutant it meant would count as survived.
+        report.unknown_equivalents = sorted(equivalent - {m.id for m in mutants})
         mutants = random.Random(seed).sample(mutants, min(len(mutants), limit or len(mutants)))
         timeout = max(10.0, base_s * 5)
+        # The budget is for mutants: set-up (the copies, the first plain run,
+        # which may take minutes on a big task) is reported apart.
+        report.setup_s = time.perf_counter() - started
+        budget_start = time.perf_counter()
 
         def judge_one(n: int, m: Mutant) -> None:
             file = judge.root / m.file
@@ -419,8 +441,9 @@ def _mutate(path: Path, tmp: Path, *, limit: int | None, seed: int, max_time: fl
 
         try:
             for n, m in enumerate(mutants):
-                if max_time is not None and time.perf_counter() - started > max_time:
-                    report.stopped = (f"the time budget ({max_time:g} s) ran out after "
+                if max_time is not None and time.perf_counter() - budget_start > max_time:
+                    report.stopped = (f"the time budget ({max_time:g} s, set-up "
+                                      f"{report.setup_s:.0f} s apart) ran out after "
                                       f"{n} of {len(mutants)} mutants")
                     break
                 judge_one(n, m)
