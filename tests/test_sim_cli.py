@@ -69,3 +69,19 @@ def test_sim_run_exit_status_tells_pass_from_fail() -> None:
 
 def test_exit_status_mapping() -> None:
     assert [sim.exit_status(c) for c in (0, 5, 255, 256, 1337, -6, -9)] == [0, 5, 255, 255, 255, 134, 137]
+
+
+@pytest.mark.parametrize("content,says", [
+    (b"hello\n", "not an ELF file"),
+    (b"\x7fELF\x02\x01\x01", "not an ELF file"),
+    (None, "not a 64-bit RISC-V ELF"),  # the host's own /bin/true
+])
+def test_a_file_that_is_not_a_riscv_program_is_named_not_a_traceback(tmp_path: Path, content,
+                                                                      says) -> None:
+    path = Path("/bin/true") if content is None else tmp_path / "prog"
+    if content is not None:
+        path.write_bytes(content)
+    r = CliRunner().invoke(main, ["sim", "run", str(path)])
+    assert r.exit_code == 3, r.output
+    assert f"{path}: {says}" in r.output
+    assert r.exception is None or isinstance(r.exception, SystemExit)

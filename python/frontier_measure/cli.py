@@ -1012,6 +1012,8 @@ def sim_run(program: Path, args: tuple[str, ...], machine: str, profile: bool,
             json_out.write_text(json.dumps({"fault": {"code": exc.code, "pc": exc.pc, "message": str(exc)}},
                                            indent=2))
         raise SystemExit(simulator.fault_status(exc)) from None
+    except simulator.NotAProgram as exc:  # the file is not one the simulator can load
+        raise Failure(str(exc)) from None
     sys.stdout.buffer.write(res.stdout)
     sys.stderr.buffer.write(res.stderr)
     sys.stdout.flush()

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from elftools.common.exceptions import ELFError
 from elftools.elf.constants import P_FLAGS
 from elftools.elf.elffile import ELFFile
 
@@ -214,19 +215,31 @@ class Program:
         return min(s.vaddr for s in self.segments)
 
 
+class NotAProgram(ValueError):
+    """A file the simulator cannot load: not an ELF, not 64-bit RISC-V, not
+    static; the message names the file and what it is instead."""
+
+
 def load_elf(path: str | os.PathLike[str]) -> Program:
     path = Path(path)
     with path.open("rb") as fh:
-        elf = ELFFile(fh)
+        try:
+            elf = ELFFile(fh)
+        except ELFError as exc:
+            raise NotAProgram(f"{path}: not an ELF file ({exc}); give a static RISC-V "
+                              "executable (e.g. built with zig cc -target "
+                              "riscv64-linux-musl -static)") from None
         if elf["e_machine"] != EM_RISCV or elf.elfclass != 64:
-            raise ValueError(f"{path}: not a 64-bit RISC-V ELF ({elf['e_machine']}, {elf.elfclass}-bit)")
+            raise NotAProgram(f"{path}: not a 64-bit RISC-V ELF ({elf['e_machine']}, "
+                              f"{elf.elfclass}-bit)")
         if elf["e_type"] != "ET_EXEC":
-            raise ValueError(f"{path}: only static executables are supported (got {elf['e_type']})")
+            raise NotAProgram(f"{path}: only static executables are supported "
+                              f"(got {elf['e_type']})")
         segments: list[Segment] = []
         phdr_addr = 0
         for seg in elf.iter_segments():
             if seg["p_type"] == "PT_INTERP":
-                raise ValueError(f"{path}: dynamically linked; link with -static")
+                raise NotAProgram(f"{path}: dynamically linked; link with -static")
             if seg["p_type"] == "PT_PHDR":
                 phdr_addr = seg["p_vaddr"]
             if seg["p_type"] != "PT_LOAD" or seg["p_memsz"] == 0:
@@ -235,7 +248,7 @@ def load_elf(path: str | os.PathLike[str]) -> Program:
                 Segment(seg["p_vaddr"], seg.data(), seg["p_memsz"], bool(seg["p_flags"] & P_FLAGS.PF_X))
             )
         if not segments:
-            raise ValueError(f"{path}: no PT_LOAD segment")
+            raise NotAProgram(f"{path}: no PT_LOAD segment")
         if not phdr_addr:
             # The program headers usually sit in the first segment's file image.
             for seg in elf.iter_segments():
