@@ -94,3 +94,42 @@ def test_harbor_export_ships_hypothesis_for_a_fuzzed_task(task, tmp_path):
     with pytest.raises(ValueError, match="tests/fuzz.py needs hypothesis"):
         harbor.export(task, tmp_path / "out", wheels=wheels, runtime=tmp_path)
     assert "hypothesis" in harbor.shipped()  # installed here (the author extra)
+
+
+# Wrong once, on its 30th call with a non-empty list, and right ever after: a
+# candidate whose outputs depend on what its worker was given before. Its
+# held-out cases run in a worker of their own, so the count starts with fuzzing.
+WRONG_ONCE = '''
+
+_dedupe = dedupe
+_calls = [0]
+
+
+def dedupe(records, key=None, verbose=False):
+    out = _dedupe(records, key=key, verbose=verbose)
+    if isinstance(records, list) and records:
+        _calls[0] += 1
+        if _calls[0] == 30:
+            out = out[1:]
+    return out
+'''
+
+
+def test_a_difference_that_never_repeats_still_fails_the_candidate(task, tmp_path):
+    cand = tmp_path / "cand"
+    shutil.copytree(task / "environment" / "workspace", cand)
+    (cand / "dedupe.py").write_text((cand / "dedupe.py").read_text() + WRONG_ONCE)
+    res = evaluate(task, cand, timing=False)
+    assert res["failure"]["rule"] == "fuzz-difference"
+    [outcome] = res["functional"]["fuzz"]
+    assert outcome["difference"]["item"].startswith("fuzz-small-ints/")
+
+
+def test_all_drawn_inputs_of_a_target_run_in_one_worker_per_side(task):
+    from frontier_measure import fuzz, runners
+
+    t, runner = runners.load(task)
+    with runner.open_session(t, t.reference_dir) as session:
+        [outcome] = fuzz.differential(session, t, fuzz.targets(t))
+        assert outcome["examples"] >= 100 and outcome["difference"] is None
+        assert session.processes == 2

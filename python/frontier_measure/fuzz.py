@@ -16,10 +16,26 @@ fixed seed (`derandomize`), so an evaluation is repeatable; none is stored.
 The strategies are author code, run in the evaluator like `cases()`. A drawn
 case on which the reference itself produces nothing (it crashed, or timed
 out) tells nothing about the candidate and is not counted as a difference.
+
+All the drawn inputs of a target run in one worker per side (the session's
+`holding`), started once, not in two fresh workers per input (1-3 s each:
+100 inputs cost minutes). The sides stay apart as in the cases: the
+reference's outputs come from the reference's own worker and are compared
+with the candidate's input by input, here. What a worker now keeps from one
+input to the next cannot turn a difference into a pass: every difference
+seen is kept with its input, and if the candidate does not repeat it when
+hypothesis replays the shrunk input (its outputs depend on what it was given
+before, or on how often it was called), the smallest input seen to differ is
+reported all the same. After an input on which either side failed (crashed,
+hung, over a cap) both workers are replaced together, so that the two have
+always been given the same inputs in the same order: a reference whose
+results depend on its history is compared with a candidate of the same
+history.
 """
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -80,12 +96,15 @@ def differential(session: Any, task: Task, found: list[Target]) -> list[dict[str
     """Each target's outcome: how many inputs were tried, and the minimal
     input on which the sides differ (None when none was found)."""
     from hypothesis import HealthCheck, Phase, find, settings
-    from hypothesis.errors import NoSuchExample
+    from hypothesis.errors import Flaky, NoSuchExample
 
     outcomes: list[dict[str, Any]] = []
     for t in found:
         tried = 0
         case_id = f"fuzz-{t.id}"
+        # Every input seen to differ, with its first differing item, smallest
+        # (by the length of its canonical form) first when reported.
+        seen: list[tuple[Any, Any]] = []
 
         def observe(raw: Any, case_id: str = case_id) -> tuple[Any, Any] | None:
             try:
@@ -96,19 +115,26 @@ def differential(session: Any, task: Task, found: list[Target]) -> list[dict[str
             case = [Case(case_id, ops)]
             ref = session.observe("reference", case)
             if ref.failures:
+                _recycle(session)
                 return None
             # Compared with the reference's items as they arrive (diff.checker).
-            return ref, session.observe("candidate", case, keep=checker(
+            cand = session.observe("candidate", case, keep=checker(
                 ref.items, (), task.tolerance))
+            if cand.failures:
+                _recycle(session)
+            return ref, cand
 
         def difference(raw: Any) -> Any:
-            seen = observe(raw)
-            if seen is None:
+            seen_here = observe(raw)
+            if seen_here is None:
                 return None
-            ref, cand = seen
+            ref, cand = seen_here
             items = compare_items(ref.items, cand.items, excluded=[], tolerance=task.tolerance,
                                   missing_reason=cand.failures)
-            return next((i for i in items if not i.passed), None)
+            item = next((i for i in items if not i.passed), None)
+            if item is not None:
+                seen.append((raw, item))
+            return item
 
         def differs(raw: Any) -> bool:
             nonlocal tried
@@ -118,13 +144,34 @@ def differential(session: Any, task: Task, found: list[Target]) -> list[dict[str
         rules = settings(max_examples=t.examples, database=None, derandomize=True,
                          deadline=None, phases=[Phase.generate, Phase.shrink],
                          suppress_health_check=list(HealthCheck))
-        try:
-            minimal = find(t.strategy, differs, settings=rules)
-        except NoSuchExample:
+        minimal: Any = None
+        with _held(session):
+            try:
+                # find() replays the minimal input last: its item is the last seen.
+                minimal = find(t.strategy, differs, settings=rules)
+            except NoSuchExample:
+                pass
+            except Flaky:
+                pass  # a difference that did not repeat on replay: reported below
+        if not seen:
             outcomes.append({"id": t.id, "examples": tried, "difference": None})
             continue
-        item = difference(minimal)
-        outcomes.append({"id": t.id, "examples": tried, "difference": None if item is None else {
-            "input": canonical(minimal), "input_repr": _short(minimal), "item": item.id,
+        raw, item = seen[-1]
+        if minimal is None or canonical(raw) != canonical(minimal):
+            raw, item = min(seen, key=lambda s: len(repr(canonical(s[0]))))
+        outcomes.append({"id": t.id, "examples": tried, "difference": {
+            "input": canonical(raw), "input_repr": _short(raw), "item": item.id,
             "diff": list(item.diff[:5])}})
     return outcomes
+
+
+def _held(session: Any) -> Any:
+    """The session's workers kept across inputs, where it can (ModuleSession.holding)."""
+    holding = getattr(session, "holding", None)
+    return holding() if holding is not None else contextlib.nullcontext()
+
+
+def _recycle(session: Any) -> None:
+    recycle = getattr(session, "recycle", None)
+    if recycle is not None:
+        recycle()

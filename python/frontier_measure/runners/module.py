@@ -1215,6 +1215,11 @@ class ModuleSession:
         sweep.mark(self.base)  # for the sweep, should this evaluator be killed
         self.processes = 0
         self.workers: list[WorkerProcess] = []  # every worker started, for their reports
+        # Workers kept open between `observe` calls while `holding` (fuzzing):
+        # per side, its worker (None: start one at the next call), and the
+        # reason a side's audit hook ended it (nothing more of it runs).
+        self._held: dict[str, WorkerProcess | None] | None = None
+        self._held_violation: dict[str, str] = {}
         why_no_sandbox = sandbox.unavailable_reason()
         self.sandboxed = why_no_sandbox is None
         if not self.sandboxed:
@@ -1336,8 +1341,13 @@ class ModuleSession:
         `keep` (Observation); one over the task's item cap is an
         "output-cap" problem naming it, and its value is never read."""
         obs = Observation(keep=keep)
-        worker: WorkerProcess | None = None
+        held = self._held is not None
+        worker: WorkerProcess | None = self._held.get(side) if self._held is not None else None
         timeouts = 0
+        if held and side in self._held_violation:
+            for case in cases:
+                obs.failures[case.id] = self._held_violation[side]
+            return obs
         try:
             for n, case in enumerate(cases):
                 if worker is None:
@@ -1368,6 +1378,7 @@ class ModuleSession:
                 except RuntimeViolation as exc:
                     # The side broke the rules: nothing more of it runs.
                     worker = None
+                    self._held_violation[side] = exc.reason
                     for rest in cases[n:]:
                         obs.failures[rest.id] = exc.reason
                     break
@@ -1388,9 +1399,42 @@ class ModuleSession:
                 obs.items.update(got.items)
                 obs.problems.extend(got.problems)
         finally:
-            if worker is not None:
+            if self._held is not None:
+                self._held[side] = worker
+            elif worker is not None:
                 worker.close()
         return obs
+
+    @contextlib.contextmanager
+    def holding(self) -> Iterator[None]:
+        """Keep each side's worker open from one `observe` call to the next
+        (fuzzing: one worker per side for all the drawn inputs of a target,
+        not two fresh ones per input), closing them at the end.
+
+        The sides stay apart as ever (a worker per side, each in its own
+        account, cgroup and sandbox); what changes is that a worker carries
+        its state from one input to the next. `recycle` replaces both at
+        once, so each worker has seen the same inputs in the same order as
+        the other side's current one. A side its audit hook ended fails
+        every later case at once: it is not started again."""
+        if self._held is not None:
+            yield
+            return
+        self._held = {s: None for s in SIDES}
+        self._held_violation = {}
+        try:
+            yield
+        finally:
+            self.recycle()
+            self._held = None
+
+    def recycle(self) -> None:
+        """Close both held workers; the next `observe` of each starts afresh."""
+        for side, w in (self._held or {}).items():
+            if w is not None:
+                w.close()
+            if self._held is not None:
+                self._held[side] = None
 
     def timing_digests(self, side: str, inputs: list[TimingInput], seeds: int = 2) -> dict[str, str]:
         """Digests of a side's outputs on the first seeds of each timing input
