@@ -246,12 +246,27 @@ def test_cli_reports_bad_files_and_writes_everything(runs, tmp_path):
     assert str(bad) in (out / "report.html").read_text()
 
 
-def test_cli_nothing_usable_fails(tmp_path):
+def test_cli_nothing_usable_fails_and_writes_nothing(tmp_path):
     (tmp_path / "x.json").write_text("{}")
     r = CliRunner().invoke(main, ["report", str(tmp_path / "x.json"), "--out", str(tmp_path / "o")])
-    assert r.exit_code == 1
+    assert r.exit_code == 3  # the report could not be made: not a "no"
     assert "no usable results" in r.output
     assert "x.json: not a frontier-measure result" in r.output
+    assert not (tmp_path / "o").exists()
+    r = CliRunner().invoke(main, ["report", str(tmp_path / "missing"), "--out", str(tmp_path / "o")])
+    assert r.exit_code == 3 and "missing: no such file or directory" in r.output
+    assert not (tmp_path / "o").exists()
+
+
+def test_cli_says_how_to_count_results_whose_seal_does_not_verify(tmp_path):
+    (tmp_path / "result.json").write_text(json.dumps(result("dedupe")))  # never sealed
+    r = CliRunner().invoke(main, ["report", str(tmp_path), "--out", str(tmp_path / "o")])
+    assert r.exit_code == 3
+    assert "1 result(s) were skipped because their seal does not verify" in r.output
+    assert "--accept-unsealed" in r.output
+    r = CliRunner().invoke(main, ["report", str(tmp_path), "--out", str(tmp_path / "o"),
+                                  "--accept-unsealed"])
+    assert r.exit_code == 0, r.output
 
 
 def test_cli_format_selection(runs, tmp_path):

@@ -514,6 +514,14 @@ def report(results: tuple[Path, ...], out: Path, formats: str, accept_unsealed: 
     built = rep.build(results, accept_unsealed)
     for s in built.skipped:
         click.echo(f"skipped {s.path}: {s.reason}", err=True)
+    if not built.tasks:
+        # Nothing to report: no files are written (empty tables would read as a report).
+        hint = ""
+        if built.untrusted:
+            hint = (f"; {built.untrusted} result(s) were skipped because their seal does not "
+                    "verify on this account (evaluated in a Harbor trial or on another "
+                    "machine): give --accept-unsealed to count them")
+        raise Failure(f"no usable results in {', '.join(map(str, results))}{hint}")
     if rep.figures.missing():
         click.echo(f"warning: {rep.figures.missing()}", err=True)
     written = rep.write(built, out, chosen)
@@ -522,8 +530,6 @@ def report(results: tuple[Path, ...], out: Path, formats: str, accept_unsealed: 
     click.echo(f"\n{rep.counts(built)}")
     for p in written:
         click.echo(f"wrote {p}")
-    if not built.tasks:
-        raise click.ClickException("no usable results")
 
 
 # ----------------------------------------------------------------- tasks

@@ -184,6 +184,7 @@ class Report:
     tasks: list[TaskResult]
     skipped: list[Skipped] = field(default_factory=list)
     foreign: int = 0  # other tools' result.json found under a directory, left out quietly
+    untrusted: int = 0  # of the skipped: results whose seal does not verify on this account
 
     @property
     def attempts(self) -> list[Attempt]:
@@ -470,17 +471,18 @@ def build(paths: Iterable[str | Path], accept_unsealed: bool = False) -> Report:
     files, skipped = find_results(paths)
     named = {Path(p).resolve() for p in paths if Path(p).is_file()}
     attempts = []
-    foreign = 0
+    foreign = untrusted = 0
     for f in files:
         try:
             attempts.append(read_attempt(f, accept_unsealed))
         except ValueError as exc:
+            untrusted += isinstance(exc, Untrusted)
             if f.resolve() not in named and _is_foreign(f):
                 foreign += 1
                 continue
             skipped.append(Skipped(str(f), str(exc)))
     skipped.sort(key=lambda s: s.path)
-    return Report(tasks=group(attempts), skipped=skipped, foreign=foreign)
+    return Report(tasks=group(attempts), skipped=skipped, foreign=foreign, untrusted=untrusted)
 
 
 def _is_foreign(path: Path) -> bool:
