@@ -43,6 +43,7 @@ if command -v npm >/dev/null && command -v node >/dev/null; then
     npm install --silent --no-audit --no-fund --prefix .agents/pyright "pyright@$pyright_version" >/dev/null
   fi
   ln -sf ../pyright/node_modules/.bin/pyright-langserver .agents/bin/pyright-langserver
+  ln -sf ../pyright/node_modules/.bin/pyright .agents/bin/pyright   # gate+'s static check
   echo "agents: pyright $pyright_version (.agents/pyright)"
 else
   echo "agents: no node/npm here: pyright (LSP feedback) not installed"

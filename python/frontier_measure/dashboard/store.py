@@ -279,13 +279,16 @@ def cumulative(rows: Iterable[dict[str, Any]],
     rows = list(rows)
     finished = [r for r in rows if r.get("state") == "finished"]
     configs = []
-    for s in metrics.summarize(finished):
+    for s in metrics.summarize(rows):  # spend counts unfinished attempts too
         configs.append({"label": s.config.label(), "agent": s.config.agent,
                         "model": s.config.model, "prompt_mode": s.config.prompt_mode,
                         "regime": s.config.regime, "tasks": s.tasks, "attempts": s.attempts,
                         "passed": s.passed, "errors": s.errors, "pr_task": s.pr_task,
                         "solved": s.solved, "cost": s.cost, "ce": s.ce, "steps": s.steps,
-                        "wall_s": s.wall_s})
+                        "wall_s": s.wall_s, "passed_plus": s.passed_plus,
+                        "pr_task_plus": s.pr_task_plus, "solved_plus": s.solved_plus,
+                        "ce_plus": s.ce_plus, "cost_per_attempt": s.cost_per_attempt,
+                        "usage_source": s.usage_source})
     worked = [r for r in finished if r.get("outcome") not in ("timeout", "agent-error", "error")]
     changed = [r for r in worked if (r.get("files_changed") or 0) > 0]
     perf = [r for r in finished if r.get("kind") == "performance"

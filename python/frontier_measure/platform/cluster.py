@@ -60,7 +60,7 @@ from . import agents as agents_mod
 from . import checkout as co
 from . import tasks as tasks_mod
 from .gate import run_gate
-from .runner import Runner, RunnerError, label_results, write_text_atomic
+from .runner import Runner, RunnerError, label_results, write_attempt_record, write_text_atomic
 from .spec import Spec
 
 PLACED = "placed"
@@ -329,7 +329,8 @@ class ClusterRunner(Runner):
                            "error": f"{type(exc).__name__}: {exc}"}
             break
         figures["wall_s"] = time.perf_counter() - started
-        self.db.finish(attempt_id, gen, figures, checks)
+        at = write_attempt_record(self.db, adir, row, gen, figures)
+        self.db.finish(attempt_id, gen, figures, checks, finished_at=at)
         self.listener("attempt-done", info | figures)
 
     async def _stage(self, stage: str, row: Any, gen: int, refs: Any) -> dict[str, Any]:
@@ -383,10 +384,11 @@ class ClusterRunner(Runner):
         gate: dict[str, Any] | None = res.get("gate")
         candidate: Path | None = None
         if outcome["timed_out"]:
-            figures.update(outcome="timeout", passed=0,
+            figures.update(outcome="timeout", passed=0, passed_plus=0,
                            error=f"the agent did not finish in {spec.timeout_s:g} s")
         elif outcome["error"] and outcome["exit_code"] == 0:
-            figures.update(outcome="agent-error", passed=0, error=outcome["error"])
+            figures.update(outcome="agent-error", passed=0, passed_plus=0,
+                           error=outcome["error"])
         else:
             if gate is None:  # a performance task: the timed evaluation, in a slot of its own
                 gate, gate_s = await self._evaluation(row, gen, task.path, res["candidate"], adir)
@@ -398,7 +400,9 @@ class ClusterRunner(Runner):
             write_json(gate, adir / "gate.json")
             await asyncio.to_thread(label_results, row, figures, adir, candidate)
             checks = list(gate["checks"])
+            plus = gate.get("passed_plus")
             figures.update(passed=int(gate["passed"]), speedup=gate["speedup"],
+                           passed_plus=None if plus is None else int(plus),
                            codebleu=gate["codebleu"],
                            outcome="error" if gate["error"] else
                            "passed" if gate["passed"] else "failed",

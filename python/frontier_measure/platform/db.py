@@ -21,7 +21,7 @@ Tables:
              wall_s, agent_s, gate_s, steps, requests, tokens_in, tokens_out, tokens_cached,
              cost, files_changed, lines_added, lines_removed, speedup, codebleu, dir, error,
              delegated, children, tool_calls, tool_s, tool_tokens, lsp_s, lsp_tokens,
-             index_s, index_tokens)
+             index_s, index_tokens, passed_plus, spent, usage_source)
     events(id, run_id, attempt_id, generation, at, kind, data)
     requests(id, attempt_id, generation, at, api, path, model, status, latency_s,
              tokens_in, tokens_out, tokens_cached, tokens_cache_write, cost, usage_source,
@@ -36,7 +36,7 @@ Tables:
     tool_calls(id, attempt_id, generation, node_id, at, server, tool, duration_s, tokens,
                ok, detail)               # measured by the tool servers (index, lsp, delegate)
 
-Columns added after the first release (delegated ... index_tokens, requests.node_id)
+Columns added after the first release (delegated ... passed_plus, requests.node_id)
 are added to an older database when it is opened; they are NULL where they do
 not apply (an attempt of a regime without delegation has delegated = NULL).
 """
@@ -107,12 +107,15 @@ ADDED_COLUMNS = (
     ("attempts", "lsp_tokens", "INTEGER"),  # ... and tokens of the diagnostics fed back
     ("attempts", "index_s", "REAL"),  # code index builds and updates: time ...
     ("attempts", "index_tokens", "INTEGER"),  # ... and model tokens they spent (embeddings)
+    ("attempts", "passed_plus", "INTEGER"),  # gate+: the gate, a static check, an import test
+    ("attempts", "spent", "REAL"),  # cost of every generation's requests (retried, interrupted)
+    ("attempts", "usage_source", "TEXT"),  # api | estimated | mixed: where the tokens came from
 )
 # Figures an attempt's finish() may set (from the telemetry, the patch and the gate).
 FIGURES = ("outcome", "passed", "wall_s", "agent_s", "gate_s", "steps", "requests", "tokens_in",
            "tokens_out", "tokens_cached", "cost", "files_changed", "lines_added", "lines_removed",
            "speedup", "codebleu", "error", "delegated", "children", "tool_calls", "tool_s",
-           "tool_tokens", "lsp_s", "lsp_tokens", "index_s", "index_tokens")
+           "tool_tokens", "lsp_s", "lsp_tokens", "index_s", "index_tokens", "passed_plus")
 OUTCOMES = ("passed", "failed", "timeout", "agent-error", "error")
 # An attempt generation's telemetry, summed over the gateway's rows of `requests`.
 TELEMETRY_SUMS = ("COUNT(*) AS requests, COALESCE(SUM(step), 0) AS steps, "
@@ -120,6 +123,32 @@ TELEMETRY_SUMS = ("COUNT(*) AS requests, COALESCE(SUM(step), 0) AS steps, "
                   "COALESCE(SUM(tokens_out), 0) AS tokens_out, "
                   "COALESCE(SUM(tokens_cached), 0) AS tokens_cached, "
                   "COALESCE(SUM(cost), 0.0) AS cost")
+
+
+def usage_label(requests: int, estimated: int) -> str | None:
+    """Where an attempt's token counts came from: the API's usage fields, the
+    gateway's own count (the API sent none; it cannot see cached tokens), or both."""
+    if not requests:
+        return None
+    return "api" if not estimated else "estimated" if estimated == requests else "mixed"
+
+
+def spend_of(c: sqlite3.Connection, attempt_id: int | None = None) -> Any:
+    """Spend over every generation: {spent, requests, estimated, usage_source} of
+    one attempt, or of each attempt by id when attempt_id is None."""
+    sql = ("SELECT attempt_id, COALESCE(SUM(cost), 0.0) AS spent, COUNT(*) AS requests, "
+           "COALESCE(SUM(step = 1 AND COALESCE(usage_source, 'api') != 'api'), 0) AS estimated, "
+           "COALESCE(SUM(step = 1), 0) AS model_requests FROM requests")
+    def one(r: Any) -> dict[str, Any]:
+        return {"spent": float(r["spent"] or 0.0), "requests": int(r["requests"] or 0),
+                "estimated": int(r["estimated"] or 0),
+                "usage_source": usage_label(int(r["model_requests"] or 0),
+                                            int(r["estimated"] or 0))}
+    if attempt_id is not None:
+        r = c.execute(sql + " WHERE attempt_id = ?", (attempt_id,)).fetchone()
+        return one(r) if r is not None else one({"spent": 0, "requests": 0, "estimated": 0,
+                                                  "model_requests": 0})
+    return {r["attempt_id"]: one(r) for r in c.execute(sql + " GROUP BY attempt_id")}
 
 
 def now() -> str:
@@ -251,7 +280,7 @@ class Database:
         return gen
 
     def finish(self, attempt_id: int, generation: int, figures: dict[str, Any],
-               checks: Sequence[dict[str, Any]] = ()) -> None:
+               checks: Sequence[dict[str, Any]] = (), finished_at: str | None = None) -> None:
         """running -> finished with its figures and the gate's checks, in one transaction."""
         unknown = set(figures) - set(FIGURES)
         if unknown:
@@ -261,10 +290,14 @@ class Database:
                             (attempt_id,)).fetchone()
             if row is None or row["state"] != "running" or row["generation"] != generation:
                 raise RuntimeError(f"attempt {attempt_id} generation {generation} is not running")
+            # What the attempt cost in all: its earlier generations (interrupted by a
+            # stopped runner, a lost node, a retry) stay on the bill.
+            spend = spend_of(c, attempt_id)
+            figures = figures | {"spent": spend["spent"], "usage_source": spend["usage_source"]}
             cols = list(figures)
             c.execute("UPDATE attempts SET state = 'finished', finished_at = ?"
                       + "".join(f", {k} = ?" for k in cols) + " WHERE id = ?",
-                      (now(), *[figures[k] for k in cols], attempt_id))
+                      (finished_at or now(), *[figures[k] for k in cols], attempt_id))
             for ch in checks:
                 c.execute("INSERT INTO checks(attempt_id, generation, name, kind, passed, value, "
                           "output) VALUES (?,?,?,?,?,?,?)",

@@ -20,13 +20,23 @@ from pathlib import Path
 from typing import Any
 
 from . import metrics
-from .db import Database
+from .db import Database, spend_of
 
 TABLES = ("attempts", "requests", "checks", "events", "nodes", "tool_calls")
 
 
 def load_attempts(db: Database) -> list[dict[str, Any]]:
-    return [dict(r) for r in db.attempts()]
+    """Every attempt, with what it has spent so far over all its generations (an
+    unfinished or interrupted attempt's requests are on the bill too)."""
+    spend = spend_of(db.conn)
+    out = []
+    for r in db.attempts():
+        a = dict(r)
+        if a["id"] in spend:
+            a["spent"] = spend[a["id"]]["spent"]
+            a["usage_source"] = spend[a["id"]]["usage_source"]
+        out.append(a)
+    return out
 
 
 def platform_markdown(db: Database) -> str:

@@ -53,9 +53,13 @@ class GateResult:
     codebleu: float | None = None
     error: str | None = None  # the gate itself could not run: no verdict on the candidate
     lock_wait_s: float | None = None
+    # gate+: the gate and the static check and the import smoke test (None: the static
+    # check could not run, so gate+ has no verdict)
+    passed_plus: bool | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"passed": self.passed, "error": self.error, "speedup": self.speedup,
+        return {"passed": self.passed, "passed_plus": self.passed_plus, "error": self.error,
+                "speedup": self.speedup,
                 "codebleu": self.codebleu, "lock_wait_s": self.lock_wait_s,
                 "checks": [c.to_dict() for c in self.checks]}
 
@@ -65,8 +69,11 @@ def run_gate(task: PlatformTask, workspace: Path, out_dir: Path, *,
     """Judge the checkout `workspace` of one attempt (blocking; run it in a thread)."""
     if task.kind == "performance":
         res = _performance(task, workspace, out_dir, isolation)
+        res.passed_plus = res.passed
     else:
         res = _ast_tests(task, workspace, timeout_s)
+        if res.error is None:
+            gate_plus(task, workspace, res, timeout_s)
     diag = codebleu_check(task, workspace)
     if diag is not None:
         res.checks.append(diag)
@@ -112,6 +119,33 @@ def _performance(task: PlatformTask, workspace: Path, out_dir: Path,
     checks.append(Check("strict-success", passed, reason or "all three stages passed"))
     return GateResult(passed, checks, speedup=perf.get("speedup"),
                       lock_wait_s=perf.get("lock_wait_s"))
+
+
+def gate_plus(task: PlatformTask, workspace: Path, res: GateResult, timeout_s: float) -> None:
+    """Add gate+'s two checks (kind 'gate+') to a RefactorBench gate's result."""
+    from . import static
+    from .refactorbench import BASE_IMAGE
+
+    try:
+        ok, out, _ = static.static_check(task.pristine, workspace, timeout_s)
+    except (RuntimeError, OSError, subprocess.TimeoutExpired) as exc:
+        ok, out = None, f"not run: {type(exc).__name__}: {exc}"
+    res.checks.append(Check("static-check", ok, out, kind="gate+"))
+    try:
+        smoke, sout = static.import_smoke(task.path, task.pristine, workspace, BASE_IMAGE,
+                                          timeout_s)
+    except (RuntimeError, OSError, subprocess.TimeoutExpired) as exc:
+        smoke, sout = None, f"not run: {type(exc).__name__}: {exc}"
+    res.checks.append(Check("import-smoke", smoke, sout, kind="gate+"))
+    # An inconclusive smoke test (the modules' dependencies are not in the image)
+    # leaves the verdict to the static check; a static check that could not run
+    # leaves gate+ without one.
+    if not res.passed or ok is False or smoke is False:
+        res.passed_plus = False
+    elif ok is None:
+        res.passed_plus = None
+    else:
+        res.passed_plus = True
 
 
 def _fmt(x: Any) -> str:

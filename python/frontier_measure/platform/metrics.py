@@ -6,9 +6,13 @@ A configuration is (agent, model, prompt mode, regime). Per configuration:
               attempts that passed the gate (no partial credit within an attempt;
               with one attempt per task, the share of tasks passed)
     solved    tasks passed by at least one attempt
-    CE        cost per success: sum of the gateway's costs / number of passed attempts
-              (undefined without a success)
-    steps, tokens in/out/cached, wall time: means per attempt
+    CE        cost per success: everything the configuration spent (every attempt, every
+              generation: retried and interrupted ones too, from the gateway's rows) /
+              number of passed attempts (undefined without a success)
+    gate+     the same under gate+ (gate.py: the gate and a static check of the patched
+              tree and an import smoke test): passed, PR_task, solved and CE
+    steps, tokens in/out/cached, wall time: means per finished attempt; spent: the
+              total and the total / finished attempts
 
 Attempts whose outcome is `error` (the platform's own failure, not the agent's)
 are left out of every rate and counted apart; a timeout is a failure.
@@ -61,6 +65,17 @@ class Summary:
     tokens_out: float | None
     tokens_cached: float | None
     wall_s: float | None
+    # gate+ (the gate and the static check and the import smoke test, gate.py)
+    passed_plus: int = 0
+    pr_task_plus: float | None = None
+    solved_plus: int = 0
+    ce_plus: float | None = None
+    finished: int = 0  # finished attempts, errors included (the divisor of spent/attempt)
+    usage_source: str | None = None  # api | estimated | mixed (tokens counted by the gateway)
+
+    @property
+    def cost_per_attempt(self) -> float | None:
+        return self.cost / self.finished if self.finished else None
 
 
 def _mean(xs: Iterable[Any]) -> float | None:
@@ -69,20 +84,27 @@ def _mean(xs: Iterable[Any]) -> float | None:
 
 
 def summarize(attempts: Sequence[dict[str, Any]]) -> list[Summary]:
-    """One summary per configuration, over finished attempts."""
-    groups: dict[Config, list[dict[str, Any]]] = {}
+    """One summary per configuration, over finished attempts; what was spent over
+    every attempt of the configuration, finished or not, every generation of each
+    (`spent`, from the gateway's rows; `cost` where an attempt has no `spent`)."""
+    everyone: dict[Config, list[dict[str, Any]]] = {}
     for a in attempts:
-        if a.get("state") == "finished":
-            groups.setdefault(config_of(a), []).append(a)
+        everyone.setdefault(config_of(a), []).append(a)
     out = []
-    for cfg in sorted(groups, key=lambda c: (c.agent, c.model, c.prompt_mode, c.regime)):
-        rows = groups[cfg]
+    for cfg in sorted(everyone, key=lambda c: (c.agent, c.model, c.prompt_mode, c.regime)):
+        rows = [a for a in everyone[cfg] if a.get("state") == "finished"]
+        if not rows:
+            continue
         counted = [a for a in rows if a.get("outcome") not in EXCLUDED]
         by_task: dict[str, list[int]] = {}
+        plus: dict[str, list[int]] = {}
         for a in counted:
             by_task.setdefault(a["task"], []).append(int(bool(a.get("passed"))))
+            plus.setdefault(a["task"], []).append(int(bool(a.get("passed_plus"))))
         passed = sum(sum(v) for v in by_task.values())
-        cost = sum(float(a.get("cost") or 0.0) for a in rows)
+        passed_plus = sum(sum(v) for v in plus.values())
+        cost = sum(spent(a) for a in everyone[cfg])
+        sources = {a.get("usage_source") for a in everyone[cfg]} - {None}
         out.append(Summary(
             config=cfg, tasks=len(by_task), attempts=len(counted), passed=passed,
             errors=len(rows) - len(counted),
@@ -93,8 +115,21 @@ def summarize(attempts: Sequence[dict[str, Any]]) -> list[Summary]:
             tokens_in=_mean(a.get("tokens_in") for a in counted),
             tokens_out=_mean(a.get("tokens_out") for a in counted),
             tokens_cached=_mean(a.get("tokens_cached") for a in counted),
-            wall_s=_mean(a.get("wall_s") for a in counted)))
+            wall_s=_mean(a.get("wall_s") for a in counted),
+            passed_plus=passed_plus,
+            pr_task_plus=statistics.fmean(sum(v) / len(v) for v in plus.values()) if plus else None,
+            solved_plus=sum(1 for v in plus.values() if any(v)),
+            ce_plus=cost / passed_plus if passed_plus else None,
+            finished=len(rows),
+            usage_source=(sources.pop() if len(sources) == 1 else "mixed" if sources else None)))
     return out
+
+
+def spent(a: dict[str, Any]) -> float:
+    """What an attempt cost in all (every generation); its last generation's cost
+    for rows from before `spent` was recorded."""
+    x = a.get("spent")
+    return float(x if x is not None else a.get("cost") or 0.0)
 
 
 # ---------------------------------------------------------------- McNemar
@@ -165,14 +200,19 @@ def _f(x: float | None, fmt: str = "{:.2f}") -> str:
 
 
 def summary_table(summaries: Sequence[Summary]) -> tuple[list[str], list[list[str]]]:
+    # Totals say so; every other figure is a mean per finished attempt.
     headers = ["agent", "model", "prompt mode", "regime", "tasks", "attempts", "passed",
-               "PR_task", "solved", "cost $", "CE $/success", "steps", "tokens in", "tokens out",
-               "cached in", "wall s", "errors"]
+               "PR_task", "solved", "passed gate+", "PR_task gate+", "solved gate+",
+               "spent $ total", "spent $/attempt", "CE $/success", "CE gate+ $/success",
+               "steps/attempt", "tokens in/attempt", "tokens out/attempt", "cached in/attempt",
+               "tokens from", "wall s/attempt", "errors"]
     rows = [[s.config.agent, s.config.model, s.config.prompt_mode, s.config.regime,
              str(s.tasks), str(s.attempts), str(s.passed), _f(s.pr_task, "{:.1%}"),
-             f"{s.solved}/{s.tasks}", f"{s.cost:.4f}", _f(s.ce, "{:.4f}"), _f(s.steps, "{:.1f}"),
+             f"{s.solved}/{s.tasks}", str(s.passed_plus), _f(s.pr_task_plus, "{:.1%}"),
+             f"{s.solved_plus}/{s.tasks}", f"{s.cost:.5f}", _f(s.cost_per_attempt, "{:.5f}"),
+             _f(s.ce, "{:.5f}"), _f(s.ce_plus, "{:.5f}"), _f(s.steps, "{:.1f}"),
              _f(s.tokens_in, "{:.0f}"), _f(s.tokens_out, "{:.0f}"), _f(s.tokens_cached, "{:.0f}"),
-             _f(s.wall_s, "{:.1f}"), str(s.errors)] for s in summaries]
+             s.usage_source or "n/a", _f(s.wall_s, "{:.1f}"), str(s.errors)] for s in summaries]
     return headers, rows
 
 

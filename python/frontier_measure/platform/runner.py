@@ -296,9 +296,11 @@ class Runner:
         try:
             figures, checks = await self._attempt_body(row, gen, adir)
         except Exception as exc:  # the platform's own failure: recorded, never a verdict
-            figures = {"outcome": "error", "passed": 0, "error": f"{type(exc).__name__}: {exc}"}
+            figures = {"outcome": "error", "passed": 0, "passed_plus": 0,
+                       "error": f"{type(exc).__name__}: {exc}"}
         figures["wall_s"] = time.perf_counter() - started
-        self.db.finish(attempt_id, gen, figures, checks)
+        at = write_attempt_record(self.db, adir, row, gen, figures)
+        self.db.finish(attempt_id, gen, figures, checks, finished_at=at)
         self.listener("attempt-done", info | figures)
 
     async def _attempt_body(self, row: Any, gen: int, adir: Path) \
@@ -363,11 +365,11 @@ class Runner:
             transcript.unlink()
         checks: list[dict[str, Any]] = []
         if outcome.timed_out:
-            figures.update(outcome="timeout", passed=0,
+            figures.update(outcome="timeout", passed=0, passed_plus=0,
                            error=f"the agent did not finish in {spec.timeout_s:g} s")
         elif outcome.error and outcome.exit_code == 0:
             # The agent never ran (a missing tool, a task without an oracle ...).
-            figures.update(outcome="agent-error", passed=0, error=outcome.error)
+            figures.update(outcome="agent-error", passed=0, passed_plus=0, error=outcome.error)
         else:
             t0 = time.perf_counter()
             judged = checkout.path
@@ -385,6 +387,7 @@ class Runner:
             label_results(row, figures, adir)
             checks = [c.to_dict() for c in gate.checks]
             figures.update(passed=int(gate.passed), speedup=gate.speedup,
+                           passed_plus=None if gate.passed_plus is None else int(gate.passed_plus),
                            codebleu=gate.codebleu,
                            outcome="error" if gate.error else
                            "passed" if gate.passed else "failed",
@@ -415,6 +418,27 @@ async def _to_the_end(fn: Callable[..., T], *args: Any,
         if undo is not None and not job.cancelled() and job.exception() is None:
             undo(job.result())
         raise
+
+
+def write_attempt_record(db: Database, adir: Path, row: Any, gen: int,
+                         figures: dict[str, Any]) -> str:
+    """attempt.json with the attempt's final values (what finish() is about to
+    write, and what it spent over all generations), written before the transaction
+    that finishes the attempt references it. Returns the finishing time to record."""
+    from .db import now, spend_of
+
+    at = now()
+    path = adir / "attempt.json"
+    try:
+        agent = json.loads(path.read_text()).get("agent")
+    except (OSError, ValueError):
+        agent = None  # the attempt failed before the agent's part was written
+    spend = spend_of(db.conn, row["id"])
+    final = dict(row) | figures | {"generation": gen, "state": "finished", "finished_at": at,
+                                   "spent": spend["spent"],
+                                   "usage_source": spend["usage_source"]}
+    write_json({"attempt": final, "figures": figures, "agent": agent}, path)
+    return at
 
 
 def label_results(row: Any, figures: dict[str, Any], adir: Path,

@@ -100,7 +100,8 @@ function compact(v) {
 
 function rowHTML(a) {
   const st = statusOf(a);
-  const mark = a.state !== "finished" ? "" : a.passed ? '<span class="mark ok" title="passed the gate">✓</span>' : '<span class="mark no" title="did not pass">✗</span>';
+  const plus = a.state !== "finished" || !a.passed ? "" : a.passed_plus ? "" : a.passed_plus === null ? ' <span class="muted" title="gate+ has no verdict (no static checker)">+?</span>' : ' <span class="mark no" title="passed the gate, failed gate+ (static check or import test)">+✗</span>';
+  const mark = a.state !== "finished" ? "" : (a.passed ? '<span class="mark ok" title="passed the gate">✓</span>' : '<span class="mark no" title="did not pass">✗</span>') + plus;
   const retry = a.state === "running" ? "" : '<button type="button" class="retry" title="retry: run this attempt again, alone" aria-label="retry">↻</button>';
   return `<td class="num">${a.id}</td><td title="${esc(a.task)} #${a.number}">${esc(taskLabel(a))} <span class="muted">#${a.number}</span></td>`
     + `<td title="${esc(modelLabel(a))}">${esc(modelLabel(a))}</td><td title="prompt mode ${esc(a.prompt_mode)}, regime ${esc(a.regime)}">${esc(MODES[a.prompt_mode] || a.prompt_mode)}<span class="muted"> ${esc(a.regime)}</span></td>`
@@ -357,8 +358,10 @@ function renderMetrics(m) {
   $("perf-funnel").innerHTML = m.performance_funnel[0][1] ? bars(m.performance_funnel) : "";
   $("configs").tBodies[0].innerHTML = m.configs.map((c) =>
     `<tr><td title="${esc(c.label)}">${esc(c.label)}</td><td class="num">${pct(c.pr_task)}</td><td class="num">${c.solved}/${c.tasks}</td>`
-    + `<td class="num">${c.ce === null ? "n/a" : Number(c.ce).toFixed(4)}</td><td class="num">${Number(c.cost).toFixed(4)}</td></tr>`).join("")
-    || '<tr><td colspan="5" class="muted">no finished attempt yet</td></tr>';
+    + `<td class="num">${pct(c.pr_task_plus)}</td><td class="num">${c.solved_plus}/${c.tasks}</td>`
+    + `<td class="num">${c.ce === null ? "n/a" : Number(c.ce).toFixed(4)}</td><td class="num">${c.ce_plus === null ? "n/a" : Number(c.ce_plus).toFixed(4)}</td>`
+    + `<td class="num">${Number(c.cost).toFixed(4)}</td><td class="num">${c.cost_per_attempt === null ? "n/a" : Number(c.cost_per_attempt).toFixed(4)}</td><td>${esc(c.usage_source || "n/a")}</td></tr>`).join("")
+    || '<tr><td colspan="10" class="muted">no finished attempt yet</td></tr>';
   setBarWidths();
 }
 function bars(stages) {
@@ -597,7 +600,7 @@ async function loadVerify(id) {
   const parts = [];
   const g = v.gate || {};
   if (Object.keys(g).length) {
-    parts.push(`<h3>Gate ${mark(g.passed)}</h3>${g.error ? `<p class="problems">${esc(g.error)}</p>` : ""}`
+    parts.push(`<h3>Gate ${mark(g.passed)} · gate+ ${g.passed_plus === undefined ? "–" : mark(g.passed_plus)}</h3>${g.error ? `<p class="problems">${esc(g.error)}</p>` : ""}`
       + `<dl class="kv"><dt>speedup</dt><dd>${g.speedup === null || g.speedup === undefined ? "–" : Number(g.speedup).toFixed(2) + "×"}</dd><dt>CodeBLEU</dt><dd>${g.codebleu === null || g.codebleu === undefined ? "–" : Number(g.codebleu).toFixed(3)}</dd><dt>lock wait</dt><dd>${g.lock_wait_s === null || g.lock_wait_s === undefined ? "–" : Number(g.lock_wait_s).toFixed(1) + " s"}</dd></dl>`);
   }
   if (v.checks.length) {
