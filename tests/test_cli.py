@@ -50,6 +50,15 @@ def test_quiet_silences_progress_only(tmp_path):
     assert "verdict" in quiet.stdout
 
 
+def test_no_color_in_the_environment_turns_colour_off_unless_asked(monkeypatch):
+    monkeypatch.setenv("NO_COLOR", "1")
+    forced = CliRunner().invoke(main, ["compare", "--ref", SPIN, "--cand", "true", "--rounds",
+                                       "16"], color=True)  # as on a terminal
+    assert "\x1b[" not in forced.stdout
+    asked = run("--color", "compare", "--ref", SPIN, "--cand", "true", "--rounds", "16")
+    assert "\x1b[32m" in asked.stdout
+
+
 def test_colour_only_when_asked_or_on_a_terminal():
     plain = run("compare", "--ref", SPIN, "--cand", "true", "--rounds", "16")
     assert "\x1b[" not in plain.stdout

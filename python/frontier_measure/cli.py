@@ -4,6 +4,7 @@ done by the modules it calls."""
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -91,7 +92,8 @@ def styled(text: str, good: bool | None) -> str:
                       message="%(prog)s %(version)s")
 @click.option("-q", "--quiet", is_flag=True, help="No progress on stderr (results and errors still print).")
 @click.option("--color/--no-color", default=None,
-              help="Colour the verdicts (default: only on a terminal).")
+              help="Colour the verdicts (default: only on a terminal, and not when NO_COLOR "
+                   "is set).")
 @click.pass_context
 def main(ctx: click.Context, quiet: bool, color: bool | None) -> None:
     """Decide whether a candidate is faster than its reference without
@@ -111,6 +113,8 @@ def main(ctx: click.Context, quiet: bool, color: bool | None) -> None:
     (nothing run); 3 the work could not be done (broken task, missing extra).
     """
     ctx.obj = {"quiet": quiet}
+    if color is None and os.environ.get("NO_COLOR"):
+        color = False  # https://no-color.org: any non-empty value; --color still wins
     if color is not None:
         ctx.color = color
 
