@@ -9,6 +9,7 @@ import io
 import json
 import shutil
 import subprocess
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -172,6 +173,8 @@ select = ["{TASK}"]
     try:
         (row,) = db.attempts()
         record = json.loads((db_path.parent / row["dir"] / "attempt.json").read_text())
+        files = export.csv_files(db)
+        report = export.platform_markdown(db)
     finally:
         db.close()
     final = record["attempt"]
@@ -179,3 +182,12 @@ select = ["{TASK}"]
     assert final["finished_at"] == row["finished_at"] and final["wall_s"] == row["wall_s"]
     assert final["passed"] == 0 and final["passed_plus"] == 0 == row["passed_plus"]
     assert final["spent"] == 0.0 and record["agent"]["exit_code"] == 0
+    # Every export carries the run's spec and the price table its gateway used.
+    assert files["spec-one.toml"] == spec_file.read_text()
+    prices = {r["model"]: r for r in csv.DictReader(io.StringIO(files["prices.csv"]))}
+    assert prices["gpt-4.1"]["input"] == "2" and prices["gpt-4.1"]["output"] == "8"
+    assert "## The run" in report and f'select = ["{TASK}"]' in report
+    assert "| gpt-4.1 | 2 | 8 |" in report
+    zipped = export.write_zip(db_path, tmp_path / "export.zip")
+    with zipfile.ZipFile(zipped) as z:
+        assert {"tables/spec-one.toml", "tables/prices.csv", "tables/runs.csv"} <= set(z.namelist())

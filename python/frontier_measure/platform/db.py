@@ -15,7 +15,7 @@ references them only in the transaction that finishes it, after they are
 written completely.
 
 Tables:
-    runs(id, name, spec_path, spec, created_at)
+    runs(id, name, spec_path, spec, created_at, prices)
     attempts(id, run_id, key, task, task_path, kind, scale, agent, model, prompt_mode,
              regime, number, state, generation, outcome, passed, started_at, finished_at,
              wall_s, agent_s, gate_s, steps, requests, tokens_in, tokens_out, tokens_cached,
@@ -110,6 +110,7 @@ ADDED_COLUMNS = (
     ("attempts", "passed_plus", "INTEGER"),  # gate+: the gate, a static check, an import test
     ("attempts", "spent", "REAL"),  # cost of every generation's requests (retried, interrupted)
     ("attempts", "usage_source", "TEXT"),  # api | estimated | mixed: where the tokens came from
+    ("runs", "prices", "TEXT"),  # the price table the gateway used (JSON), for the exports
 )
 # Figures an attempt's finish() may set (from the telemetry, the patch and the gate).
 FIGURES = ("outcome", "passed", "wall_s", "agent_s", "gate_s", "steps", "requests", "tokens_in",
@@ -219,6 +220,11 @@ class Database:
             cur = c.execute("INSERT INTO runs(name, spec_path, spec, created_at) VALUES (?,?,?,?)",
                             (name, spec_path, spec_text, now()))
             return int(cur.lastrowid or 0)
+
+    def set_prices(self, run_id: int, entries: dict[str, dict[str, float]]) -> None:
+        with self.tx() as c:
+            c.execute("UPDATE runs SET prices = ? WHERE id = ?",
+                      (json.dumps(entries, sort_keys=True), run_id))
 
     def runs(self) -> list[sqlite3.Row]:
         return self.conn.execute("SELECT * FROM runs ORDER BY id").fetchall()

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,8 @@ from typing import Any
 from . import metrics
 from .db import Database, spend_of
 
-TABLES = ("attempts", "requests", "checks", "events", "nodes", "tool_calls")
+TABLES = ("runs", "attempts", "requests", "checks", "events", "nodes", "tool_calls")
+PRICE_FIELDS = ("input", "output", "cached_input", "cache_write")
 
 
 def load_attempts(db: Database) -> list[dict[str, Any]]:
@@ -46,9 +48,14 @@ def platform_markdown(db: Database) -> str:
            f"{sum(a['state'] == 'finished' for a in attempts)} of {len(attempts)} attempts "
            "finished.\n",
            "## Per configuration\n",
-           "PR_task: mean over tasks of the share of attempts that passed the gate. "
-           "CE: total cost / successes (the gateway's costs). Steps: model outputs "
-           "(each with the tool calls it triggered). Means per attempt.\n",
+           "PR_task: mean over tasks of the share of attempts that passed the gate "
+           "(RefactorPlatform's: every AST test, or strict success); gate+: the gate and a "
+           "static check of the patched tree and an import smoke test (new findings only). "
+           "Spent: every request of the configuration's attempts, every generation "
+           "(interrupted and retried ones included), in total and per finished attempt; "
+           "CE: spent / successes. Tokens from: the API's usage fields (api) or the "
+           "gateway's own count (estimated). Steps: model outputs (each with the tool "
+           "calls it triggered). Other figures are means per finished attempt.\n",
            metrics.markdown_table(*metrics.summary_table(metrics.summarize(attempts)))]
     scale = metrics.scale_table(attempts)
     if scale[1]:
@@ -78,7 +85,25 @@ def platform_markdown(db: Database) -> str:
                     "Regimes with a delegate tool: the pass rate where delegation was requested "
                     "(every attempt of the regime) and where it was used (a child agent ran).\n",
                     metrics.markdown_table(*dt)]
+    out += ["\n## The run\n"]
+    for r in db.runs():
+        out += [f"### {r['name']}: spec ({r['spec_path']})\n", "```toml", (r["spec"] or "").rstrip(),
+                "```\n", f"### {r['name']}: prices (dollars per million tokens)\n",
+                metrics.markdown_table(["model", *PRICE_FIELDS],
+                                       [[p["model"], *(p[k] for k in PRICE_FIELDS)]
+                                        for p in price_rows(r)])]
     return "\n".join(out)
+
+
+def price_rows(run: Any) -> list[dict[str, str]]:
+    """The price table a run's gateway used (recorded when the run started)."""
+    try:
+        entries = json.loads(run["prices"] or "{}")
+    except (ValueError, IndexError, KeyError):
+        entries = {}
+    return [{"run": run["name"], "model": name,
+             **{k: "" if rates.get(k) is None else f"{rates[k]:g}" for k in PRICE_FIELDS}}
+            for name, rates in sorted(entries.items())]
 
 
 def _csv(rows: list[dict[str, Any]], columns: list[str]) -> str:
@@ -99,6 +124,10 @@ def csv_files(db: Database) -> dict[str, str]:
     summaries = metrics.summarize(load_attempts(db))
     headers, rows = metrics.summary_table(summaries)
     out["summary.csv"] = _csv([dict(zip(headers, r, strict=True)) for r in rows], headers)
+    out["prices.csv"] = _csv([p for r in db.runs() for p in price_rows(r)],
+                             ["run", "model", *PRICE_FIELDS])
+    for r in db.runs():
+        out[f"spec-{r['name']}.toml"] = r["spec"] or ""
     return out
 
 

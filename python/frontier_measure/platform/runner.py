@@ -190,6 +190,7 @@ class Runner:
             else:
                 todo = [int(r["id"]) for r in self.db.attempts(run_id, "pending") if r["key"] in keys]
             self.prices = PriceTable.load(*spec.prices)
+            self.db.set_prices(run_id, self.prices.entries)  # every export carries it
             servers, endpoints = self._endpoints()
             self.endpoints = endpoints
             self.gateway = Gateway(self.prices, self.db.record_request, host=self._gateway_host())
