@@ -9,9 +9,11 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from eval_support import ROOT
-from frontier_measure import machine_text, sim
+from frontier_measure import machine_text, runners, sim
+from frontier_measure.cli import main
 from frontier_measure.validate import validate
 
 KERNEL_TASKS = sorted([*(ROOT / "tasks" / "kernel").iterdir(),
@@ -67,7 +69,10 @@ def test_a_section_that_drifted_is_found_and_rewritten(tmp_path):
     problems = validate(task)
     assert any(p.startswith("instruction.md: its '## The machine' section") for p in problems), \
         problems
-    assert machine_text.write(task, str(machine)) == list(machine_text.FILES)
+    r = CliRunner().invoke(main, ["task", "instructions", "--check", str(task)])
+    assert r.exit_code == 1
+    r = CliRunner().invoke(main, ["task", "instructions", str(task)])
+    assert r.exit_code == 0, r.output
     assert machine_text.drift(task, str(machine)) == []
     text = (task / "instruction.md").read_text()
     assert "| L1 data cache | 32 KiB, 4-way, 64-byte lines |" in text
@@ -76,6 +81,7 @@ def test_a_section_that_drifted_is_found_and_rewritten(tmp_path):
     assert text.startswith("# Faster character-class histogram")
     desc = (task / "prompts" / "descriptive.md").read_text()
     assert desc.index("How:") < desc.index(machine_text.HEADING)
+    assert CliRunner().invoke(main, ["task", "instructions", "--check", str(task)]).exit_code == 0
 
 
 def test_a_file_without_the_section_gets_it_appended(tmp_path):
@@ -87,3 +93,10 @@ def test_a_file_without_the_section_gets_it_appended(tmp_path):
     assert (task / "instruction.md").read_text() == \
         "# A task\n\nDo it.\n\n" + machine_text.section("rocket")
     assert machine_text.write(task, "rocket") == []
+
+
+def test_only_kernel_tasks_have_a_machine(tmp_path):
+    r = CliRunner().invoke(main, ["task", "instructions", str(ROOT / "tasks" / "module" / "dedupe")])
+    assert r.exit_code == 2 and "not a kernel task" in r.output
+    t, _ = runners.load(KERNEL_TASKS[0])
+    assert t.scale == "kernel"

@@ -982,6 +982,37 @@ def task_new(dest: Path, source: Path | None, pypi: str | None) -> None:
                "solution/workspace/, then record, validate --strict and mutate")
 
 
+@task.command(name="instructions")
+@click.argument("task_dirs", nargs=-1, required=True,
+                type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--check", is_flag=True,
+              help="Change nothing; exit 1 if a section differs from what its machine gives.")
+@_task_errors
+def task_instructions(task_dirs: tuple[Path, ...], check: bool) -> None:
+    """Write the machine section of kernel tasks' instructions from their machine file.
+
+    instruction.md, prompts/base.md and prompts/descriptive.md of each task
+    get a "## The machine" section (caches, latencies, branch prediction)
+    made from the machine file the task's task.toml names, so what the agent
+    is told cannot drift from what it is costed on."""
+    from . import machine_text, runners
+
+    stale = []
+    for d in task_dirs:
+        t, _ = runners.load(d)
+        if t.scale != "kernel":
+            raise click.UsageError(f"{d}: not a kernel task (scale '{t.scale}')")
+        if check:
+            stale += [f"{d}/{f}" for f in machine_text.drift(d, t.settings.machine)]
+        else:
+            for f in machine_text.write(d, t.settings.machine):
+                click.echo(f"{d}/{f}: machine section written ({t.settings.machine})")
+    if stale:
+        for f in stale:
+            click.echo(f"{f}: machine section differs from its machine file", err=True)
+        raise SystemExit(1)
+
+
 @main.group()
 def sim() -> None:
     """Run RISC-V programs on the cycle-counting simulator."""
