@@ -424,3 +424,10 @@ def test_eval_cli_on_a_cluster(ray_cluster: Any, tmp_path: Path) -> None:
                           "--cluster", ray_cluster.address, "--reward", str(tmp_path / "r")],
                          capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and "--reward" in bad.stderr
+
+
+def test_kernel_evaluations_hold_no_timing_slot() -> None:
+    # Simulated cycles do not depend on what else a node runs.
+    assert cl.timing_slots(ROOT / "tasks" / "kernel" / "histogram", "frontier_timing") == {}
+    assert cl.timing_slots(ROOT / "tasks" / "module" / "dedupe", "frontier_timing") == \
+        {"frontier_timing": 1}

@@ -113,6 +113,21 @@ def scratch_root() -> Path:
     return Path(os.environ.get("FM_SCRATCH") or tempfile.gettempdir()) / "frontier-measure-scratch"
 
 
+def timing_slots(task_path: str | Path, resource: str) -> dict[str, float]:
+    """The Ray resources an evaluation of the task holds besides CPUs: one
+    timing slot of its node, unless the task's cost is not host time (kernel
+    scale: simulated cycles, the same whatever else runs), whose evaluations
+    run beside timed ones as the measurement lock lets them on one machine."""
+    from ..runners import runner_for
+    from ..task import load as load_task
+
+    try:
+        host_timed = getattr(runner_for(load_task(task_path)), "HOST_TIMED", True)
+    except Exception:  # a broken task: its evaluation reports it, under a slot as before
+        host_timed = True
+    return {resource: 1} if host_timed else {}
+
+
 def _placement(stage: str) -> dict[str, Any]:
     import ray
 
@@ -425,7 +440,8 @@ class ClusterRunner(Runner):
         restarts = 0
         while True:
             refs = self._remote_eval.options(
-                num_cpus=c.eval_cpus, resources={c.timing_resource: 1}, max_retries=0,
+                num_cpus=c.eval_cpus, resources=timing_slots(task_path, c.timing_resource),
+                max_retries=0,
                 name=f"evaluation a{row['id']}g{gen}").remote(str(task_path), ref,
                                                             self.spec.gate_isolation)
             try:
@@ -530,7 +546,8 @@ def evaluate_on_cluster(jobs: list[EvalJob], address: str, out: Path, *,
             data = ray.put(pack(job.candidate) if job.candidate is not None else None)
             restarts = 0
             while True:
-                refs = remote.options(num_cpus=eval_cpus, resources={timing_resource: 1},
+                refs = remote.options(num_cpus=eval_cpus,
+                                      resources=timing_slots(job.task, timing_resource),
                                       max_retries=0, name=f"eval {job.name}").remote(
                     str(job.task), data, isolation, attempt or {})
                 try:
