@@ -17,7 +17,8 @@ from . import display
 EXIT_OK = 0        # done, and the answer is yes (strict success, threshold met, valid)
 EXIT_FAILED = 1    # done, and the answer is no (not a strict success, threshold not met, problems)
 EXIT_USAGE = 2     # the command line is wrong (nothing was run)
-EXIT_ERROR = 3     # the work could not be done (broken task, missing tool or extra, engine error)
+EXIT_ERROR = 3     # the work could not be done (broken task, missing tool or extra, engine error,
+#                   an evaluation too noisy to decide: "inconclusive")
 
 # Optional dependencies: the module a command imports -> the extra that installs it.
 EXTRAS = {"docker": "docker", "matplotlib": "report", "ziglang": "kernel", "pyperf": "bench",
@@ -259,8 +260,9 @@ def _baseline_error(exc: Any) -> click.ClickException:
 @click.option("--cand", "candidate", default=None, metavar="CMD",
               help="The candidate command, for one comparison (or give candidates as arguments).")
 @click.option("--rounds", default="auto", show_default=True, callback=_rounds,
-              help="Number of paired rounds (>= 2) per comparison, or 'auto' to stop at "
-                   "--precision.")
+              help="Number of paired rounds per comparison (>= 2; a verdict needs at least 16, "
+                   "8 blocks of one AB/BA pair: fewer end 'insufficient'), or 'auto' to stop "
+                   "at --precision within --max-time.")
 @click.option("--warmup", default=2, show_default=True, type=click.IntRange(min=0),
               help="Untimed runs per side first.")
 @click.option("--threshold", type=_POSITIVE, default=None,
@@ -272,7 +274,9 @@ def _baseline_error(exc: Any) -> click.ClickException:
               help="With --rounds auto: stop once the interval half-width is below this (0.01 = 1%).")
 @click.option("--max-time", default=10.0, show_default=True, type=_POSITIVE,
               help="With --rounds auto: time budget in s per comparison (the same as the Python "
-                   "API's). On a busy machine the budget, not --precision, usually ends one.")
+                   "API's), a cap: a comparison ends within 1.25 times it plus one block, and "
+                   "one too short for 8 blocks ends 'insufficient', saying what it would take. "
+                   "On a busy machine the budget, not --precision, usually ends one.")
 @click.option("--timeout", default=600.0, show_default=True, type=_POSITIVE,
               help="Per-run timeout in s (also for --prepare, --setup, ...).")
 @click.option("--shell", "shell", default="/bin/sh", show_default=True, callback=_shell,
@@ -379,6 +383,12 @@ def compare(commands: tuple[str, ...], reference: str | None, candidate: str | N
     if missed:
         which = "" if len(doc["comparisons"]) == 1 else \
             f" by {len(missed)} of {len(doc['comparisons'])} comparisons"
+        if comparisons.undecided(missed):
+            # Too noisy (or too short a budget) to decide is not a "no".
+            click.echo(styled(f"threshold undecided{which}: the interval still reaches above "
+                              f"{threshold:g}x; give a larger --max-time or re-run on a "
+                              "quieter machine", False), err=True)
+            raise SystemExit(EXIT_ERROR)
         click.echo(styled(f"threshold not met{which}: the one-sided lower bound is not above "
                           f"{threshold:g}x", False), err=True)
         raise SystemExit(EXIT_FAILED)
@@ -757,7 +767,7 @@ def eval_cmd(target: Path, candidate: tuple[Path, ...], out: Path, cluster: str 
 
     from . import evalview
     from .evaluate import evaluate
-    from .results import prepare_out, write_json
+    from .results import outcome, prepare_out, write_json
     from .task import find_tasks
 
     tasks = find_tasks(target, full=full)
@@ -792,7 +802,8 @@ def eval_cmd(target: Path, candidate: tuple[Path, ...], out: Path, cluster: str 
         if reward:
             write_json(res["reward"], reward)  # replaces, never writes through, a link
         if not res.get("strict_success"):
-            raise SystemExit(EXIT_FAILED)
+            # Too noisy to decide is not a "no": the work could not be done.
+            raise SystemExit(EXIT_ERROR if outcome(res) == "inconclusive" else EXIT_FAILED)
         return
     prepare_out(out)  # refused once, not once per task
     started = time.perf_counter()
@@ -816,8 +827,10 @@ def eval_cmd(target: Path, candidate: tuple[Path, ...], out: Path, cluster: str 
                + f"; {time.perf_counter() - started:.0f} s; results in {out}/")
     if ok < len(rows):
         # Every bundled oracle must succeed: a failure here is a broken task or
-        # a broken machine, and scripts (CI, run.sh) must see it.
-        raise SystemExit(EXIT_FAILED)
+        # a broken machine, and scripts (CI, run.sh) must see it; when the only
+        # misses are inconclusive, the machine was too noisy to decide (3).
+        undecided = sum(outcome(r) == "inconclusive" for r in rows if "error" not in r)
+        raise SystemExit(EXIT_ERROR if undecided == len(rows) - ok else EXIT_FAILED)
 
 
 def _candidate_names(candidates: list[Path]) -> list[str]:

@@ -297,6 +297,16 @@ def failed_threshold(doc: dict[str, Any]) -> list[dict[str, Any]]:
             if c["summary"]["threshold"] is not None and not c["summary"]["meets_threshold"]]
 
 
+def undecided(missed: Sequence[dict[str, Any]]) -> bool:
+    """Whether every missed threshold was left open by the noise (no interval,
+    or one still reaching above it: perf.undecided), not shown to be missed."""
+    def open_(c: dict[str, Any]) -> bool:
+        s = c["summary"]
+        return s["ci_high"] is None or s["ci_high"] > s["threshold"]
+
+    return bool(missed) and all(open_(c) for c in missed)
+
+
 # ---------------------------------------------------------------- exports
 
 # One row per comparison; the columns of the CSV export, in order.

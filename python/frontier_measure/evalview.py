@@ -66,7 +66,10 @@ def evaluation(res: dict[str, Any]) -> str:
                             "speedup [95% CI]", "verdict"], rows, "lrrrrrl"))
     lines.append("")
     fail = res.get("failure")
-    verdict = "STRICT SUCCESS" if res.get("strict_success") else "not a success"
+    from .results import outcome
+
+    verdict = {"success": "STRICT SUCCESS", "inconclusive": "INCONCLUSIVE (no verdict, no reward)"
+               }.get(outcome(res), "not a success")
     lines.append(f"verdict    {verdict}" + (f" — {fail['stage']}: {fail['reason']}" if fail else ""))
     lines.append(f"elapsed    {res.get('elapsed_s', 0):.1f} s")
     return "\n".join(lines)

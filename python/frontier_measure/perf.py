@@ -16,6 +16,7 @@ and the final interval keeps the pilot's spread (stats.py: Stein's rule).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import math
 import shlex
 import time
@@ -345,6 +346,44 @@ class Plan:
     # pilot again, twice), up to this cap. None: max_time is a hard limit.
     max_time_cap: float | None = None
     seed: int = 0
+    # With a threshold: when the interval still straddles it after the plan,
+    # run up to this many blocks more (within max_time_cap, else max_time)
+    # before the threshold is called undecided. 0: no such extension.
+    decide_blocks: int = 0
+
+
+# What a pilot needs before a claim can be made, and how a small budget shrinks
+# it: a pair is two rounds of one batch per side, four batches of at least the
+# calibration target each; the dearer side's batch is longer, hence the margin.
+PAIR_BATCHES = 4
+PILOT_MARGIN = 1.5
+
+
+def pilot_for_budget(max_time: float, min_rounds: int, pairs_per_block: int,
+                     target_ns: int, floor_ns: int) -> tuple[int, int, int]:
+    """(pairs per block, pilot blocks, batch target in ns) for an auto plan
+    with `max_time` seconds. The pilot should take at most half the budget on
+    an idle machine, leaving the rest for the extension; when it cannot, it
+    shrinks: first to stats.MIN_BLOCKS blocks (fewer rounds than `min_rounds`),
+    then to one pair per block, then to shorter batches (never below
+    `floor_ns`, what the clock allows). Under load it takes longer than this
+    nominal cost; the deadline in run_blocks keeps it within the budget then."""
+    ppb = max(1, pairs_per_block)
+
+    def nominal(blocks: int, pairs: int, target: int) -> float:
+        return blocks * pairs * PAIR_BATCHES * target * PILOT_MARGIN / 1e9
+
+    half = max_time / 2.0
+    blocks = max(stats.MIN_BLOCKS, math.ceil(min_rounds / (2 * ppb)))
+    if nominal(blocks, ppb, target_ns) <= half:
+        return ppb, blocks, target_ns
+    blocks = stats.MIN_BLOCKS
+    while ppb > 1 and nominal(blocks, ppb, target_ns) > half:
+        ppb -= 1
+    if nominal(blocks, ppb, target_ns) > half:
+        fit = int(half * 1e9 / (blocks * ppb * PAIR_BATCHES * PILOT_MARGIN))
+        target_ns = max(floor_ns, min(target_ns, fit))
+    return ppb, blocks, target_ns
 
 
 def run_blocks(
@@ -357,6 +396,8 @@ def run_blocks(
     confidence: float = 0.95,
     threshold: float | None = None,
     progress: Progress | None = None,
+    clock: Callable[[], float] = time.perf_counter,
+    started: float | None = None,
 ) -> tuple[list[Round], stats.Summary, list[str], int]:
     """Run a plan of blocks; (rounds, summary, warnings, loops).
 
@@ -364,6 +405,14 @@ def run_blocks(
     `loops`, or found by `calibrate` on the first block's sides and kept for
     every block (one loop count for the whole comparison). Pairs are labelled
     from the schedule: each block runs whole AB/BA pairs.
+
+    An auto plan's time is a cap, counted from `started` (default: now, on
+    `clock`): a block starts only if the typical block so far still ends
+    within 1.25 times the budget (max_time_cap when set, since a long call's
+    budget may grow to it, else max_time), so the plan ends within 1.25 times
+    the budget plus one block whatever the load. A pilot cut short by it has
+    fewer than stats.MIN_BLOCKS blocks: its verdict is "insufficient", and
+    the summary's note says what budget a claim would take here.
     """
     if loops is None and calibrate is None:
         raise ValueError("give loops or a way to calibrate them")
@@ -375,10 +424,20 @@ def run_blocks(
     collected: list[Round] = []
     warnings: list[str] = []
     n_loops = loops
-    started = time.perf_counter()
+    started = clock() if started is None else started
+    block_s: list[float] = []  # each block's duration, calibration included
+    hard = plan.max_time if plan.max_time_cap is None else max(plan.max_time, plan.max_time_cap)
+
+    def fits(budget: float) -> bool:
+        """Whether another block, as long as the typical one so far, ends in time."""
+        if fixed:
+            return True
+        typical = float(np.median(block_s)) if block_s else 0.0
+        return clock() - started + typical <= 1.25 * budget
 
     def run_block(b: int) -> None:
         nonlocal n_loops
+        t0 = clock()
         with open_block(b) as (ref, cand):
             if n_loops is None:
                 assert calibrate is not None
@@ -390,20 +449,36 @@ def run_blocks(
                 if progress is not None:
                     progress(first + done, planned * rounds_per_block)
 
-            done = _core.run_paired(ref, cand, _core.Plan(loops=n_loops, warmup=warm,
-                                                          rounds=rounds_per_block,
-                                                          seed=plan.seed + b), report, first)
+            done = _core.run_paired(ref, cand, _core.Plan(
+                loops=n_loops, warmup=warm, rounds=rounds_per_block,
+                seed=balanced_seed(plan.seed, b, rounds_per_block // 2)), report, first)
         for i, r in enumerate(done):
             collected.append(Round(index=first + i, pair=(first + i) // 2, block=b,
                                    reference_first=r.reference_first, reference=r.reference,
                                    candidate=r.candidate))
+        block_s.append(clock() - t0)
 
+    ran = 0
     for b in range(planned):
+        if b > 0 and not fits(hard):
+            break
         run_block(b)
+        ran += 1
+    note: str | None = None
+    if ran < planned:
+        # Cut by the budget: say what a claim would take, from this machine's pace.
+        per = float(np.median(block_s))
+        need = (clock() - started) + (planned - ran) * per
+        note = (f"the time budget ({hard:g} s) allowed {ran} of the {planned} blocks a claim "
+                f"needs here (a block took {per:.2f} s, load {_load():.1f}): give it about "
+                f"{math.ceil(need * 1.1):g} s, or run on a quieter machine")
+        warnings.append(note)
+        planned = ran
     summary = summarize(collected, cost, confidence, threshold)
     hw = summary.half_width
-    if not fixed and (hw is None or hw > plan.precision):
-        pilot_s = time.perf_counter() - started
+    pilot = planned
+    if not fixed and note is None and (hw is None or hw > plan.precision):
+        pilot_s = clock() - started
         per_block = pilot_s / planned
         budget = plan.max_time
         if plan.max_time_cap is not None and pilot_s > plan.max_time / 2:
@@ -414,13 +489,16 @@ def run_blocks(
                                 f"{budget:.0f} s (max_time_cap_s {plan.max_time_cap:g} s)")
         wanted = plan.max_blocks if hw is None else blocks_for_precision(planned, hw,
                                                                          plan.precision)
-        affordable = planned + int(max(0.0, budget - (time.perf_counter() - started))
+        affordable = planned + int(max(0.0, budget - (clock() - started))
                                    / max(per_block, 1e-9))
         total = min(wanted, plan.max_blocks, affordable)
         if total > planned:
-            pilot, planned = planned, total
+            planned = total
             for b in range(pilot, total):
+                if not fits(budget):
+                    break  # the load slowed the blocks down: the budget decides
                 run_block(b)
+            planned = len(block_s)
             # The pilot's spread decided the extension, so it stays in the interval.
             summary = summarize(collected, cost, confidence, threshold, pilot_blocks=pilot)
         if total < wanted and summary.half_width is not None and summary.half_width > plan.precision:
@@ -428,10 +506,68 @@ def run_blocks(
                 f"stopped at {summary.blocks} blocks ({len(collected)} rounds) with interval "
                 f"half-width {summary.half_width:.2%} (> {plan.precision:.2%} asked): the "
                 f"{'block' if total == plan.max_blocks else 'time'} budget was reached")
+    if (not fixed and threshold is not None and plan.decide_blocks > 0 and note is None
+            and undecided(summary, threshold)):
+        # The interval straddles the threshold: more blocks, within the cap. This
+        # is a further look, so its claim is made at half the error rate (with
+        # the first look's, at most 1.5 times the nominal rate at a true ratio of
+        # exactly the threshold; stats.py explains the pilot's part).
+        before = len(block_s)
+        for b in range(before, before + plan.decide_blocks):
+            if not fits(hard):
+                break
+            run_block(b)
+        if len(block_s) > before:
+            planned = len(block_s)
+            second = 1.0 - (1.0 - confidence) / 2.0
+            summary = summarize(collected, cost, second, threshold, pilot_blocks=pilot)
+            warnings.append(f"the interval straddled the {threshold:g}x threshold: "
+                            f"{len(block_s) - before} more block(s) were run, and the "
+                            f"claim is made at {second:.1%} confidence")
+    if note is not None:
+        summary = dataclasses.replace(summary, note=note)
     if progress is not None:
         progress(len(collected), len(collected))
     assert n_loops is not None
     return collected, summary, warnings, n_loops
+
+
+def balanced_seed(seed: int, block: int, pairs: int) -> int:
+    """The scheduler's seed for block `block`: the first, from a base of its
+    own, whose `pairs` pairs are half AB BA and half BA AB (with an odd count,
+    the extra pair alternates between blocks).
+
+    A pair's mean cancels an effect of being timed first or second in a round,
+    not one of being timed at the ends of the pair (A B B A: A at both ends)
+    rather than in its middle. Under load the ends are where the scheduler's
+    gaps fall (the progress call, the next pair's start), and a block whose
+    pairs happen to put one side at the ends more often than the other carries
+    that effect into its value; consecutive seeds (trial k's blocks used seeds
+    k, k+1, ...) repeated the same imbalance in every trial of a bench. With
+    the orientations balanced in each block (or each two blocks), it cancels."""
+    want = pairs // 2 + (pairs % 2 if block % 2 else 0)
+    base = (seed * 1_000_003 + block * 7_919) % 2**62
+    for s in range(base, base + 10_000):
+        if sum(_core.balanced_order(2 * pairs, s)[0::2]) == want:
+            return s
+    return base  # not reached for any sensible pair count
+
+
+def undecided(summary: stats.Summary, threshold: float) -> bool:
+    """Whether the rounds leave a threshold open: no claim above it, and the
+    interval's upper end still above it (or no interval at all)."""
+    if summary.meets_threshold:
+        return False
+    return summary.ci_high is None or summary.ci_high > threshold
+
+
+def _load() -> float:
+    import os
+
+    try:
+        return os.getloadavg()[0]
+    except OSError:
+        return float("nan")
 
 
 def compare(
@@ -492,22 +628,27 @@ def compare(
     cand = make_side(candidate, name="candidate", counters=attached, shell=shell, timeout=timeout,
                      **hooks)
 
+    started = time.perf_counter()
+    clk = clock_info()
+    target = min_batch_ns or max(BATCH_NS, int(_core.min_batch_ns(clk["resolution_ns"])))
+    pilot_blocks = max(stats.MIN_BLOCKS, math.ceil(min_rounds / (2 * max(1, pairs_per_block))))
     if rounds == "auto":
         ppb = max(1, pairs_per_block)
         blocks: int | Literal["auto"] = "auto"
+        if not min_batch_ns:
+            # A small budget gets a smaller pilot (see pilot_for_budget).
+            ppb, pilot_blocks, target = pilot_for_budget(
+                max_time, min_rounds, ppb, target,
+                max(1_000_000, int(_core.min_batch_ns(clk["resolution_ns"]))))
     else:
         pairs = max(1, int(rounds) // 2)
         ppb = max(1, min(pairs_per_block, pairs // stats.MIN_BLOCKS))
         blocks = max(1, pairs // ppb)
     per_block = 2 * ppb
     plan = Plan(pairs_per_block=ppb, blocks=blocks,
-                min_blocks=max(stats.MIN_BLOCKS, math.ceil(min_rounds / per_block)),
+                min_blocks=pilot_blocks if rounds == "auto" else stats.MIN_BLOCKS,
                 max_blocks=max(1, max_rounds // per_block), warmup=warmup, precision=precision,
                 max_time=max_time, seed=seed)
-
-    started = time.perf_counter()
-    clk = clock_info()
-    target = min_batch_ns or max(BATCH_NS, int(_core.min_batch_ns(clk["resolution_ns"])))
     warnings: list[str] = []
     if clk["warning"]:
         warnings.append(clk["warning"])
@@ -529,7 +670,7 @@ def compare(
 
     collected, summary, plan_warnings, n_loops = run_blocks(
         same_sides, cost=cost, plan=plan, calibrate=calibrate, confidence=confidence,
-        threshold=threshold, progress=progress)
+        threshold=threshold, progress=progress, started=started)
     warnings.extend(plan_warnings)
 
     records, ref_costs, cand_costs = round_records(collected, cost)

@@ -361,6 +361,24 @@ def performance(timings: list[Any], threshold: float, cost: str,
                 meets_threshold=meets)
     if meets:
         return perf, None
+    # An input shown below the threshold decides "no"; an input whose interval
+    # still reaches above it (or that has none) decides nothing: the noise,
+    # not the candidate, is the reason, and that is not a failure.
+    shown = [d for d in inputs if not d["meets_threshold"] and not _open(d, threshold)]
+    if not shown:
+        open_ = [d for d in inputs if not d["meets_threshold"]]
+        worst = min(open_, key=_lower)
+        perf.update(worst_input=worst["id"], speedup=worst["speedup"], verdict="inconclusive")
+        why = (worst.get("note") or
+               f"interval {_fmt(worst['ci_low'])}..{_fmt(worst['ci_high'])} still straddles "
+               f"the {threshold:g}x threshold after {worst.get('blocks')} blocks")
+        return perf, failure(
+            "performance", INCONCLUSIVE,
+            f"timing input '{worst['id']}': undecided, the machine was too noisy ({why}; "
+            f"speedup {_fmt(worst['speedup'])}): no verdict on the candidate, and no reward; "
+            "re-run on a quieter machine")
+    worst = min(shown, key=_lower)
+    perf.update(worst_input=worst["id"], speedup=worst["speedup"], verdict=worst["verdict"])
     v = worst["verdict"]
     rule = {"slower": "slower", "indistinguishable": "no-speedup",
             "insufficient": "insufficient-data"}.get(v, "below-threshold")
@@ -372,3 +390,28 @@ def performance(timings: list[Any], threshold: float, cost: str,
         "performance", rule,
         f"timing input '{worst['id']}': {desc} (speedup {_fmt(worst['speedup'])}, "
         f"95% CI {_fmt(worst['ci_low'])}..{_fmt(worst['ci_high'])}, threshold {threshold:g}x)")
+
+
+# The rule of a performance stage that could not decide: the evaluation's
+# outcome is "inconclusive" (exit status 3, no reward), never a "no".
+INCONCLUSIVE = "inconclusive"
+
+
+def _open(d: dict[str, Any], threshold: float) -> bool:
+    """Whether an input's rounds leave the threshold undecided (perf.undecided)."""
+    if d.get("verdict") == "insufficient" or d.get("ci_high") is None:
+        return True
+    return float(d["ci_high"]) > threshold
+
+
+def outcome(result: dict[str, Any]) -> str:
+    """"success", "failed", "inconclusive" (the noise decided nothing) or
+    "error" (the evaluation's own failure): what reports count apart."""
+    if result.get("strict_success"):
+        return "success"
+    f = result.get("failure") or {}
+    if f.get("stage") == "error":
+        return "error"
+    if f.get("stage") == "performance" and f.get("rule") == INCONCLUSIVE:
+        return "inconclusive"
+    return "failed"

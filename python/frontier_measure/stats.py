@@ -186,6 +186,7 @@ class Summary:
     autocorrelation: float  # lag-1, between consecutive block values
     warnings: list[str] = field(default_factory=list)
     pilot_blocks: int | None = None  # the blocks whose width sized the rest, if any
+    note: str | None = None  # why the verdict is "insufficient" and what a claim would take
 
     @property
     def half_width(self) -> float | None:
@@ -211,6 +212,7 @@ class Summary:
             "autocorrelation": self.autocorrelation,
             "half_width": self.half_width,
             "pilot_blocks": self.pilot_blocks,
+            "note": self.note,
             "warnings": list(self.warnings),
         }
 

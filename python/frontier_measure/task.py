@@ -64,6 +64,9 @@ class TimingSettings:
     max_blocks: int = 24
     max_time_s: float = 6.0  # per timing input, blocks only (grows for long calls)
     max_time_cap_s: float = 120.0  # what max_time_s may grow to for calls of max_batch_ms+
+    # Blocks more, at most, when the interval still straddles the threshold
+    # (within max_time_cap_s); after them an undecided input is "inconclusive".
+    decide_blocks: int = 16
     precision: float = 0.05  # stop when the interval half-width (log) is below this
     batch_ms: float = 20.0   # calibration target for the cheaper side's batch
     max_batch_ms: float = 100.0  # ... unless the dearer side's batch would exceed this

@@ -117,7 +117,7 @@ FIGURES = ("outcome", "passed", "wall_s", "agent_s", "gate_s", "steps", "request
            "tokens_out", "tokens_cached", "cost", "files_changed", "lines_added", "lines_removed",
            "speedup", "codebleu", "error", "delegated", "children", "tool_calls", "tool_s",
            "tool_tokens", "lsp_s", "lsp_tokens", "index_s", "index_tokens", "passed_plus")
-OUTCOMES = ("passed", "failed", "timeout", "agent-error", "error")
+OUTCOMES = ("passed", "failed", "inconclusive", "timeout", "agent-error", "error")
 # An attempt generation's telemetry, summed over the gateway's rows of `requests`.
 TELEMETRY_SUMS = ("COUNT(*) AS requests, COALESCE(SUM(step), 0) AS steps, "
                   "COALESCE(SUM(tokens_in), 0) AS tokens_in, "

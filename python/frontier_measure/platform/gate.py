@@ -56,9 +56,11 @@ class GateResult:
     # gate+: the gate and the static check and the import smoke test (None: the static
     # check could not run, so gate+ has no verdict)
     passed_plus: bool | None = None
+    inconclusive: bool = False  # the timing was too noisy to decide: no verdict either
 
     def to_dict(self) -> dict[str, Any]:
         return {"passed": self.passed, "passed_plus": self.passed_plus, "error": self.error,
+                "inconclusive": self.inconclusive,
                 "speedup": self.speedup,
                 "codebleu": self.codebleu, "lock_wait_s": self.lock_wait_s,
                 "checks": [c.to_dict() for c in self.checks]}
@@ -117,8 +119,11 @@ def _performance(task: PlatformTask, workspace: Path, out_dir: Path,
         checks.append(Check("performance", None, "did not run"))
     passed = bool(r.get("strict_success"))
     checks.append(Check("strict-success", passed, reason or "all three stages passed"))
+    from ..results import outcome
+
     return GateResult(passed, checks, speedup=perf.get("speedup"),
-                      lock_wait_s=perf.get("lock_wait_s"))
+                      lock_wait_s=perf.get("lock_wait_s"),
+                      inconclusive=outcome(r) == "inconclusive")
 
 
 def gate_plus(task: PlatformTask, workspace: Path, res: GateResult, timeout_s: float) -> None:

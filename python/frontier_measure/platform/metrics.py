@@ -15,7 +15,8 @@ A configuration is (agent, model, prompt mode, regime). Per configuration:
               total and the total / finished attempts
 
 Attempts whose outcome is `error` (the platform's own failure, not the agent's)
-are left out of every rate and counted apart; a timeout is a failure.
+or `inconclusive` (the gate's timing too noisy to decide the threshold) are left
+out of every rate and counted apart; a timeout is a failure.
 
 McNemar's exact test compares two configurations on the tasks both ran: pairs
 are (task, attempt number); only discordant pairs (one passed, the other not)
@@ -31,7 +32,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-EXCLUDED = ("error",)
+EXCLUDED = ("error", "inconclusive")
 
 
 @dataclass(frozen=True)

@@ -391,6 +391,7 @@ class Runner:
                            passed_plus=None if gate.passed_plus is None else int(gate.passed_plus),
                            codebleu=gate.codebleu,
                            outcome="error" if gate.error else
+                           "inconclusive" if getattr(gate, "inconclusive", False) else
                            "passed" if gate.passed else "failed",
                            error=gate.error or outcome.error)
         write_json({"attempt": dict(row) | {"generation": gen}, "figures": figures,

@@ -118,6 +118,13 @@ class Attempt:
     def name(self) -> str:
         return f"{self.task} #{self.number}"
 
+    @property
+    def inconclusive(self) -> bool:
+        """The timing was too noisy to decide the threshold: no verdict on the
+        candidate, counted apart from failures (results.outcome)."""
+        return (not self.strict and self.failure_stage == "performance"
+                and self.failure_rule == results.INCONCLUSIVE)
+
 
 @dataclass
 class TaskResult:
@@ -169,6 +176,7 @@ class ScaleSummary:
     median_steps: float | None
     faster: int
     median_faster_speedup: float | None
+    inconclusive: int = 0  # attempts the noise left undecided (not failures)
 
     @property
     def functional_rate(self) -> float | None:
@@ -233,6 +241,7 @@ class Report:
                 median_steps=float(statistics.median(steps)) if steps else None,
                 faster=len(faster),
                 median_faster_speedup=float(statistics.median(faster)) if faster else None,
+                inconclusive=sum(a.inconclusive for a in atts),
             ))
         return out
 

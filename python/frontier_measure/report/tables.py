@@ -109,6 +109,8 @@ def outcome(a: Attempt) -> str:
     """One word for where an attempt stopped."""
     if a.strict:
         return "strict success"
+    if a.inconclusive:
+        return "inconclusive: too noisy to decide, re-run"
     if a.failure_stage:
         return f"{a.failure_stage}: {a.failure_rule}" if a.failure_rule else a.failure_stage
     # result.json is written even when the evaluation itself broke off
@@ -120,20 +122,23 @@ def outcome(a: Attempt) -> str:
 
 def summary(report: Report) -> Table:
     steps = report.has_steps
-    headers = ["Scale", "Tasks", "Attempts", "Functional pass rate", "Strict success"]
+    headers = ["Scale", "Tasks", "Attempts", "Functional pass rate", "Strict success",
+               "Inconclusive"]
     if steps:
         headers.append("Median steps")
     headers += ["Faster attempts", "Median speedup of faster attempts"]
     rows = []
     for s in report.summaries():
         row = [s.scale, str(s.tasks), str(s.attempts), count_of(s.functional, s.attempts),
-               count_of(s.strict, s.attempts)]
+               count_of(s.strict, s.attempts), str(s.inconclusive)]
         if steps:
             row.append(number(s.median_steps))
         row += [str(s.faster), ratio(s.median_faster_speedup) if s.faster else NONE]
         rows.append(row)
     return Table("summary", "Summary by scale", headers, rows, "l" + "r" * (len(headers) - 1),
                  ["Functional pass rate: attempts whose every held-out item matched the reference. "
+                  "Inconclusive: attempts whose timing was too noisy to decide the threshold "
+                  "(no verdict, no reward; not failures: re-run them on a quieter machine). "
                   "Faster: every timing input's confidence interval lies above 1×; their "
                   "speedup is the worst input's."])
 

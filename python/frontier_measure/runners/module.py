@@ -1538,7 +1538,8 @@ class ModuleSession:
                          max_blocks=settings.max_blocks, warmup=max(1, settings.warmup),
                          warmup_every_block=True, precision=settings.precision,
                          max_time=settings.max_time_s,
-                         max_time_cap=settings.max_time_cap_s, seed=seed)
+                         max_time_cap=settings.max_time_cap_s, seed=seed,
+                         decide_blocks=settings.decide_blocks)
         try:
             collected, summary, warnings, loops = perf.run_blocks(
                 fresh_workers, cost=self.task.cost, plan=plan, calibrate=calibrate,

@@ -558,7 +558,8 @@ class RepositorySession:
                                  min_blocks=timing.min_blocks, max_blocks=timing.max_blocks,
                                  warmup=timing.warmup, precision=timing.precision,
                                  max_time=timing.max_time_s,
-                                 max_time_cap=timing.max_time_cap_s, seed=k)
+                                 max_time_cap=timing.max_time_cap_s, seed=k,
+                                 decide_blocks=timing.decide_blocks)
                 try:
                     cand.run_once()
                     collected, summary, warnings, _ = perf.run_blocks(
