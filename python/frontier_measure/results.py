@@ -44,6 +44,9 @@ live objects, so its shape is a stable, versioned contract:
 Ratios are reference cost / candidate cost: above 1 means the candidate is faster.
 A failure at stage "error" is the evaluation's own (a broken task, a reference
 that fails, an isolation failure), never a verdict on the candidate.
+A failure at stage "performance" with rule "inconclusive" is no verdict either:
+the noise left a timing input's threshold undecided (`outcome`: exit status 3,
+no reward, counted apart from failures by reports).
 
 A result is only as good as the hands it passed through. The digests name
 exactly what was judged (`tree_digest` of the task and of the candidate), and
