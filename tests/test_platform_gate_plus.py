@@ -191,3 +191,33 @@ select = ["{TASK}"]
     zipped = export.write_zip(db_path, tmp_path / "export.zip")
     with zipfile.ZipFile(zipped) as z:
         assert {"tables/spec-one.toml", "tables/prices.csv", "tables/runs.csv"} <= set(z.namelist())
+
+
+# ---------------------------------------------------------------- specs
+
+
+@needs_snapshot
+def test_a_select_that_matches_nothing_is_named_and_a_bad_spec_exits_3(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from frontier_measure.cli import main
+
+    with pytest.raises(refactorbench.SnapshotError, match="'request/\\*' matches no"):
+        refactorbench.import_snapshot(select=["request/*", "flask/*"])
+    spec_file = tmp_path / "s.toml"
+    spec_file.write_text('[run]\nname = "s"\n[tasks.refactorbench]\nselect = ["nope/*"]\n'
+                         '[agents.nop]\n')
+    r = CliRunner().invoke(main, ["run", str(spec_file), "--db", str(tmp_path / "db.sqlite")])
+    assert r.exit_code == 3 and "'nope/*' matches no RefactorBench task" in r.output
+    spec_file.write_text("[run]\nname = 3\n")
+    r = CliRunner().invoke(main, ["run", str(spec_file)])
+    assert r.exit_code == 3 and "[run].name: expected str" in r.output
+
+
+@needs_snapshot
+def test_images_are_those_of_the_selected_tasks_only() -> None:
+    tasks = refactorbench.import_snapshot(select=["requests/*", "flask/render-template-str"])
+    images = refactorbench.images_of(tasks)
+    assert sorted(i.split(":")[0] for i in images) == [
+        "frontier-measure/refactorbench-flask", "frontier-measure/refactorbench-requests"]
+    assert all(c.name in ("flask_refactor", "requests_refactor") for c in images.values())

@@ -1173,13 +1173,15 @@ def _platform_errors(fn):
         from .platform.spec import SpecError
         from .platform.tasks import PlatformTaskError
 
+        # Exit status 3 (the work could not be done), as the README's table says: a
+        # malformed spec is a broken input like a broken task, never "the answer is no".
         try:
             return fn(*args, **kwargs)
         except SpecError as exc:
-            raise click.ClickException(
+            raise Failure(
                 f"{exc.path}:\n" + "\n".join(f"  {p}" for p in exc.problems)) from None
         except (RunnerError, PlatformTaskError, SnapshotError, ValueError) as exc:
-            raise click.ClickException(str(exc)) from None
+            raise Failure(str(exc)) from None
 
     return wrapper
 
@@ -1293,7 +1295,8 @@ def refactorbench() -> None:
               help="Where the task directories go (default: the cache beside the unpacked snapshot).")
 @click.option("--select", multiple=True, metavar="PATTERN",
               help="Only tasks whose repo/task matches (glob; repeatable).")
-@click.option("--images", is_flag=True, help="Also build each repository's shared Docker image.")
+@click.option("--images", is_flag=True,
+              help="Also build the shared Docker image of each selected task's repository.")
 @_platform_errors
 def refactorbench_import(snapshot: Path | None, out: Path | None, select: tuple[str, ...],
                          images: bool) -> None:
@@ -1303,8 +1306,11 @@ def refactorbench_import(snapshot: Path | None, out: Path | None, select: tuple[
     tasks = rb.import_snapshot(snapshot, out, list(select) or None)
     click.echo(f"{len(tasks)} tasks in {tasks[0].parent.parent if tasks else out}")
     if images:
-        for image in rb.build_images(tasks[0].parent.parent):
-            click.echo(f"image {image}")
+        # Only the images of the selected tasks' repositories, each as it goes.
+        def shown(i: int, n: int, image: str, state: str) -> None:
+            click.echo(f"image {i}/{n} {image}: {state}", err=state == "building")
+
+        rb.build_images(tasks, shown)
 
 
 @main.command(name="scripted-model")

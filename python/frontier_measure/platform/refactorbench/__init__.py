@@ -32,6 +32,7 @@ import os
 import shutil
 import subprocess
 import tarfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -273,8 +274,18 @@ def import_snapshot(snapshot: Path | None = None, out: Path | None = None,
                             f"{SNAPSHOT_NAME} in shared/data/)")
     src = unpack(Path(snap))
     out = out or src.parent / "tasks"
+    everything = entries(src)
+    if select:
+        # A pattern that selects nothing is a mistake (a typo, a task's old name):
+        # name it rather than run fewer tasks than asked for.
+        idle = [p for p in select if not any(fnmatch.fnmatchcase(e.id, p) for e in everything)]
+        if idle:
+            repos = sorted({e.repo for e in everything})
+            raise SnapshotError(
+                "select: " + ", ".join(f"'{p}'" for p in idle) + " matches no RefactorBench "
+                f"task (tasks are 'repo/task'; repositories: {', '.join(repos)})")
     written = []
-    for e in entries(src):
+    for e in everything:
         if select and not any(fnmatch.fnmatchcase(e.id, p) for p in select):
             continue
         checkout = src / "repositories" / f"{e.repo}_refactor"
@@ -282,23 +293,44 @@ def import_snapshot(snapshot: Path | None = None, out: Path | None = None,
     return sorted(written)
 
 
-def build_images(tasks_root: Path) -> list[str]:
-    """Build each repository's shared image (the base image with the checkout at
-    /workspace), once per checkout content; returns the image names."""
+def images_of(tasks: list[Path]) -> dict[str, Path]:
+    """The shared image each of these tasks runs in, with the checkout it is built
+    from: one per repository among them."""
     import tomllib
 
-    done: dict[str, str] = {}
-    for toml in sorted(tasks_root.rglob("task.toml")):
-        rb = tomllib.loads(toml.read_text()).get("metadata", {}).get("refactorbench", {})
-        checkout = (toml.parent / rb.get("checkout", "")).resolve()
-        image = tomllib.loads(toml.read_text())["environment"]["docker_image"]
-        if image in done.values() or not checkout.is_dir():
+    out: dict[str, Path] = {}
+    for task in sorted(tasks):
+        doc = tomllib.loads((task / "task.toml").read_text())
+        rb = doc.get("metadata", {}).get("refactorbench", {})
+        checkout = (task / rb.get("checkout", "")).resolve()
+        image = doc["environment"]["docker_image"]
+        if image not in out and checkout.is_dir():
+            out[image] = checkout
+    return out
+
+
+def build_images(tasks: list[Path],
+                 progress: Callable[[int, int, str, str], None] | None = None) -> list[str]:
+    """Build the shared image (the base image with the checkout at /workspace) of
+    each repository among `tasks` that is not built yet, and only those; returns
+    the image names. progress(i, n, image, state): state is 'present', 'building'
+    or 'built' (with the seconds it took)."""
+    import time
+
+    wanted = images_of(tasks)
+    for i, (image, checkout) in enumerate(sorted(wanted.items()), 1):
+        if subprocess.run(["docker", "image", "inspect", image], capture_output=True).returncode == 0:
+            if progress:
+                progress(i, len(wanted), image, "present")
             continue
-        if subprocess.run(["docker", "image", "inspect", image], capture_output=True).returncode:
-            df = f"FROM {BASE_IMAGE}\nCOPY . /workspace\nWORKDIR /workspace\n"
-            r = subprocess.run(["docker", "build", "-q", "-t", image, "-f", "-", str(checkout)],
-                               input=df, capture_output=True, text=True, timeout=3600)
-            if r.returncode != 0:
-                raise SnapshotError(f"docker build of {image} failed: {r.stderr[-800:]}")
-        done[str(checkout)] = image
-    return sorted(done.values())
+        if progress:
+            progress(i, len(wanted), image, "building")
+        t0 = time.monotonic()
+        df = f"FROM {BASE_IMAGE}\nCOPY . /workspace\nWORKDIR /workspace\n"
+        r = subprocess.run(["docker", "build", "-q", "-t", image, "-f", "-", str(checkout)],
+                           input=df, capture_output=True, text=True, timeout=3600)
+        if r.returncode != 0:
+            raise SnapshotError(f"docker build of {image} failed: {r.stderr[-800:]}")
+        if progress:
+            progress(i, len(wanted), image, f"built in {time.monotonic() - t0:.0f} s")
+    return sorted(wanted)
