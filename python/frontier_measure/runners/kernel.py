@@ -349,6 +349,7 @@ class KernelSession:
         self.settings: Settings = task.settings
         self.dirs = {"reference": task.reference_dir, "candidate": Path(candidate)}
         self.elves: dict[str, Path] = {}
+        self.sandboxed: dict[str, bool] = {}  # whether each side's compile had its sandbox
 
     def build(self, side: str) -> Build:
         t0 = time.perf_counter()
@@ -356,6 +357,7 @@ class KernelSession:
                   "side's sandbox; linked with the harness by the evaluator"
         try:
             self.elves[side] = build_elf(self.task, self.dirs[side], side)
+            self.sandboxed[side] = compiled(self.task, self.dirs[side], side).sandboxed
         except sim.CompileError as exc:
             return Build(ok=False, command=command, status="failed",
                          log=str(exc), seconds=time.perf_counter() - t0)
@@ -432,11 +434,15 @@ class KernelSession:
         return results
 
     def describe(self) -> dict[str, Any]:
+        boxed = all(self.sandboxed.values())
         return {"backend": "simulator", "machine": self.settings.machine,
                 "build": ("each side's sources compiled in a sandbox of the local backend "
                           "(its staged sources, the task's headers and the toolchain in view, "
-                          "nothing else); what the compiler read checked from its own account "
-                          "(-MD, -H)"),
+                          "nothing else)" if boxed else
+                          "no sandbox could be made here (bubblewrap or user namespaces "
+                          "missing): sources compiled as the side's id on the host")
+                + "; what the compiler read checked from its own account (-MD, -H)",
+                "build_sandboxed": dict(self.sandboxed),
                 "notes": ["sides run inside the cycle-counting RISC-V simulator in the "
                           "evaluator's process; the cost is simulated cycles, identical on "
                           "every run, so no measurement lock is taken"]}
