@@ -187,6 +187,9 @@ select = ["{TASK}"]
     prices = {r["model"]: r for r in csv.DictReader(io.StringIO(files["prices.csv"]))}
     assert prices["gpt-4.1"]["input"] == "2" and prices["gpt-4.1"]["output"] == "8"
     assert "## The run" in report and f'select = ["{TASK}"]' in report
+    assert "## Lazy statements that name no target" in report
+    assert "| refactorbench/requests/rename-super-len-complex-len | Rename the function and " \
+           "update references. |" in report
     assert "| gpt-4.1 | 2 | 8 |" in report
     zipped = export.write_zip(db_path, tmp_path / "export.zip")
     with zipfile.ZipFile(zipped) as z:
@@ -221,3 +224,23 @@ def test_images_are_those_of_the_selected_tasks_only() -> None:
     assert sorted(i.split(":")[0] for i in images) == [
         "frontier-measure/refactorbench-flask", "frontier-measure/refactorbench-requests"]
     assert all(c.name in ("flask_refactor", "requests_refactor") for c in images.values())
+
+
+@needs_snapshot
+def test_lazy_statements_that_name_no_target_are_flagged() -> None:
+    from click.testing import CliRunner
+
+    from frontier_measure.cli import main
+
+    vague, named, by_test = refactorbench.import_snapshot(select=[
+        TASK, "flask/render-template-str", "ansible/move-quoting-splitter"])[::-1]
+    assert refactorbench.lazy_names_target(vague) is False  # "Rename the function and ..."
+    assert refactorbench.lazy_names_target(named) is True  # names render_template_string
+    # "Transfer content from quoting to splitter": plain words, but the ones the test wants
+    assert refactorbench.lazy_names_target(by_test) is True
+    r = CliRunner().invoke(main, ["refactorbench", "import", "--select", TASK,
+                                  "--select", "flask/render-template-str"])
+    assert r.exit_code == 0, r.output
+    assert "1 lazy statement(s) name no function, file or path" in r.output
+    assert "requests/rename-super-len-complex-len: Rename the function and update references." \
+        in r.output

@@ -1305,6 +1305,12 @@ def refactorbench_import(snapshot: Path | None, out: Path | None, select: tuple[
 
     tasks = rb.import_snapshot(snapshot, out, list(select) or None)
     click.echo(f"{len(tasks)} tasks in {tasks[0].parent.parent if tasks else out}")
+    vague = [t for t in tasks if rb.lazy_names_target(t) is False]
+    if vague:
+        click.echo(f"{len(vague)} lazy statement(s) name no function, file or path although "
+                   "the task's test wants exact names:")
+        for t in vague:
+            click.echo(f"  {t.parent.name}/{t.name}: {(t / 'prompts' / 'lazy.md').read_text().strip()}")
     if images:
         # Only the images of the selected tasks' repositories, each as it goes.
         def shown(i: int, n: int, image: str, state: str) -> None:

@@ -85,6 +85,14 @@ def platform_markdown(db: Database) -> str:
                     "Regimes with a delegate tool: the pass rate where delegation was requested "
                     "(every attempt of the regime) and where it was used (a child agent ran).\n",
                     metrics.markdown_table(*dt)]
+    vague = lazy_without_target(attempts)
+    if vague:
+        out += ["\n## Lazy statements that name no target\n",
+                "These tasks' lazy prompts (What only) name no function, file or path, though "
+                "their AST tests want exact names: a lazy attempt can only guess them. Lazy "
+                "attempts that passed the gate / gate+ of those finished:\n",
+                metrics.markdown_table(["task", "lazy statement", "passed", "passed gate+",
+                                        "finished"], vague)]
     out += ["\n## The run\n"]
     for r in db.runs():
         out += [f"### {r['name']}: spec ({r['spec_path']})\n", "```toml", (r["spec"] or "").rstrip(),
@@ -93,6 +101,24 @@ def platform_markdown(db: Database) -> str:
                                        [[p["model"], *(p[k] for k in PRICE_FIELDS)]
                                         for p in price_rows(r)])]
     return "\n".join(out)
+
+
+def lazy_without_target(attempts: list[dict[str, Any]]) -> list[list[str]]:
+    """RefactorBench tasks of the run whose lazy statement names no target, with
+    how their lazy attempts did."""
+    from .refactorbench import lazy_names_target
+
+    rows = []
+    for path, task in sorted({(a["task_path"], a["task"]) for a in attempts
+                              if a.get("kind") == "refactorbench"}, key=lambda x: x[1]):
+        if lazy_names_target(Path(path)) is not False:
+            continue
+        lazy = [a for a in attempts if a["task"] == task and a.get("prompt_mode") == "lazy"
+                and a.get("state") == "finished"]
+        statement = (Path(path) / "prompts" / "lazy.md").read_text().strip().replace("|", "/")
+        rows.append([task, statement, str(sum(bool(a.get("passed")) for a in lazy)),
+                     str(sum(bool(a.get("passed_plus")) for a in lazy)), str(len(lazy))])
+    return rows
 
 
 def price_rows(run: Any) -> list[dict[str, str]]:

@@ -29,6 +29,7 @@ import ast
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import tarfile
@@ -291,6 +292,49 @@ def import_snapshot(snapshot: Path | None = None, out: Path | None = None,
         checkout = src / "repositories" / f"{e.repo}_refactor"
         written.append(write_task(e, checkout, out / e.repo / e.task))
     return sorted(written)
+
+
+# ---------------------------------------------------------------- lazy statements
+
+# A token that names a code target by itself: `backticked`, snake_case, CamelCase or
+# a name with a digit inside, a file name with an extension, a path.
+_TARGET = re.compile(r"`[^`]+`|\b\w*[a-z0-9]_\w+|\b\w*[a-z0-9][A-Z]\w*|\b[\w-]+\.[a-z]{1,4}\b"
+                     r"|\w+/\w+")
+# Parts of the test's strings too common to count as naming something.
+_GENERIC = frozenset({"src", "tests", "test", "lib", "utils", "util", "the", "and", "module",
+                      "modules", "file", "files", "class", "function", "init", "main"})
+
+
+def _test_names(test: Path) -> set[str]:
+    """The names a task's AST test looks for: the parts of its path and name strings."""
+    try:
+        tree = ast.parse(test.read_text())
+    except (OSError, SyntaxError, ValueError):
+        return set()
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) \
+                and re.fullmatch(r"[\w./-]+", node.value):
+            out.update(p.lower() for p in re.split(r"[./-]", node.value) if len(p) >= 5)
+    return out - _GENERIC
+
+
+def lazy_names_target(task: Path) -> bool | None:
+    """Whether a task's lazy statement (What only) names what to change: a token
+    that is a name by its shape, or a word among the names its AST test looks for.
+    "Rename the function and update references." names nothing, though the test
+    wants one exact new name. None: not a RefactorBench task with a lazy prompt."""
+    import tomllib
+
+    try:
+        lazy = (task / "prompts" / "lazy.md").read_text()
+        rb = tomllib.loads((task / "task.toml").read_text())["metadata"]["refactorbench"]
+    except (OSError, KeyError, ValueError):
+        return None
+    if _TARGET.search(lazy):
+        return True
+    words = {w.lower() for w in re.findall(r"[A-Za-z_]\w+", lazy)}
+    return bool(words & _test_names(task / "tests" / str(rb.get("test", ""))))
 
 
 def images_of(tasks: list[Path]) -> dict[str, Path]:
