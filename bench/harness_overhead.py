@@ -79,10 +79,12 @@ def direct(task, runner, t, loops: int, repeats: int) -> tuple[float, float, flo
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--tasks", default="", help="comma-separated scale/name (default: all)")
+    ap.add_argument("--tasks", default="", help="comma-separated scale/name (default: all), "
+                    "or task directories (bench/fine_ops: 10,000 tiny operations per call)")
     ap.add_argument("--repeats", type=int, default=31, help="pairs of direct runs")
     args = ap.parse_args()
-    dirs = [ROOT / "tasks" / t for t in args.tasks.split(",")] if args.tasks else [
+    dirs = [Path(t) if Path(t).is_dir() else ROOT / "tasks" / t
+            for t in args.tasks.split(",")] if args.tasks else [
         p for p in find_tasks(ROOT / "tasks") if p.parent.name in ("module", "package")]
     rows = []
     within = overlap = 0
@@ -109,6 +111,9 @@ def main() -> None:
          ["task", "timing input", "harness/call", "harness/batch", "share", "evaluator [95% CI]",
           "direct [95% CI]", "difference"], rows)
     print(f"\nwithin +-5%: {within}/{len(rows)}; intervals overlap: {overlap}/{len(rows)}")
+    load = os.getloadavg()
+    print(f"load average at the end: {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} "
+          f"({os.cpu_count()} CPUs)")
 
 
 if __name__ == "__main__":
