@@ -14,35 +14,46 @@ Errors: MeasureError and its subclasses SpawnError, IsolationError, SideError
 
 from __future__ import annotations
 
-try:
-    from . import _core  # noqa: F401  (import check with a helpful message)
-except ImportError as exc:  # pragma: no cover - exercised only on broken installs
-    raise ImportError(
-        "frontier_measure's native extension (_core) is not built. "
-        "Install the package with `pip install -e .` (or run `bash scripts/setup.sh`) "
-        f"from the project root. Original error: {exc}"
-    ) from exc
-
 from typing import Any
 
-from ._core import IsolationError, MeasureError, SideError, SimulatorFault, SpawnError
-from .environment import environment  # (the function; it shadows its module's name)
+# The function; it shadows its module's name. environment.py imports nothing
+# heavy at load, so this costs little.
+from .environment import environment
 
 __version__ = "0.1.0"
 
-# Loaded on first use: a side's worker process imports this package too, and
-# must not pay for numpy and the timing machinery it never uses.
-_LAZY = {"compare": "perf", "Comparison": "perf"}
+# Everything else is loaded on first use: `frontier-measure --version`, and a
+# side's worker process (which imports this package too), must not pay for the
+# native extension, numpy and the timing machinery they never use.
+_LAZY = {"compare": "perf", "Comparison": "perf", "IsolationError": "_core",
+         "MeasureError": "_core", "SideError": "_core", "SimulatorFault": "_core",
+         "SpawnError": "_core"}
+
+
+def _load_core() -> Any:
+    try:
+        from . import _core
+    except ImportError as exc:  # pragma: no cover - exercised only on broken installs
+        raise ImportError(
+            "frontier_measure's native extension (_core) is not built. "
+            "Install the package with `pip install -e .` (or run `bash scripts/setup.sh`) "
+            f"from the project root. Original error: {exc}"
+        ) from exc
+    return _core
 
 
 def __getattr__(name: str) -> Any:
     if name in _LAZY:
         import importlib
 
-        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+        where = _LAZY[name]
+        module = _load_core() if where == "_core" else importlib.import_module(f".{where}",
+                                                                                 __name__)
+        value = getattr(module, name)
         globals()[name] = value
         return value
     raise AttributeError(f"module 'frontier_measure' has no attribute {name!r}")
+
 
 __all__ = [
     "Comparison",

@@ -11,7 +11,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from . import _core
+# _core is imported where it is used: `import frontier_measure` (and so
+# `frontier-measure --version`) must not load the native extension.
 
 
 def _read(path: str) -> str | None:
@@ -29,27 +30,46 @@ def _cpu_model() -> str:
     return platform.processor() or "unknown"
 
 
+# Reads per pass of the read-overhead measurement. The minimum over many short
+# passes is the cost of a read: a pass preempted by another process is simply
+# not the minimum. The core's default (5 passes of 2^20 reads, ~100 ms when
+# idle) took seconds on a loaded machine, and there read high (106 ns against
+# 28 ns from short passes at load 18), since every long pass was preempted.
+_OVERHEAD_READS = 1 << 13
+_OVERHEAD_CALLS = 4  # each call is the core's best of 5 passes
+
+
 @lru_cache(maxsize=1)
 def clock() -> dict[str, Any]:
-    """Clock measurement (cached: measuring the read overhead takes ~50 ms)."""
-    info = _core.clock_info()
+    """Clock measurement: a few ms, once per process (cached)."""
+    import time
+
+    from . import _core
+
+    source = _core.clocksource()
     return {
-        "source": info.clocksource,
-        "available": info.available,
-        "resolution_ns": info.resolution_ns,
-        "reported_resolution_ns": info.reported_ns,
-        "read_overhead_ns": info.overhead_ns,
-        "warning": info.warning or None,
+        "source": source,
+        "available": _read("/sys/devices/system/clocksource/clocksource0/available_clocksource")
+        or "",
+        "resolution_ns": _core.clock_resolution_ns(),
+        "reported_resolution_ns": time.clock_getres(time.CLOCK_MONOTONIC) * 1e9,
+        "read_overhead_ns": min(_core.clock_overhead_ns(_OVERHEAD_READS)
+                                for _ in range(_OVERHEAD_CALLS)),
+        "warning": _core.clocksource_warning(source) or None,
     }
 
 
 def counters() -> list[dict[str, Any]]:
+    from . import _core
+
     names = list(_core.hardware_counters()) + list(_core.software_counters())
     return [v.to_dict() for v in _core.probe_counters(names)]
 
 
 def capabilities() -> dict[str, Any]:
     """What this process may do: pin CPUs, switch accounts, limit processes."""
+    from . import _core
+
     caps: dict[str, Any] = {}
     try:
         current = _core.get_affinity()
@@ -91,6 +111,8 @@ def _cgroups() -> dict[str, Any]:
 
 
 def environment(*, include_counters: bool = True) -> dict[str, Any]:
+    from . import _core
+
     env: dict[str, Any] = {
         "hostname": platform.node(),
         "platform": platform.platform(),
@@ -119,8 +141,32 @@ def environment(*, include_counters: bool = True) -> dict[str, Any]:
 
 
 def versions() -> dict[str, str]:
-    import numpy
-
     from . import __version__
 
-    return {"frontier_measure": __version__, "numpy": numpy.__version__}
+    return {"frontier_measure": __version__, "numpy": _numpy_version()}
+
+
+@lru_cache(maxsize=1)
+def _numpy_version() -> str:
+    # The installed version, read without importing numpy (half a second on a
+    # busy machine) when nothing here has imported it yet.
+    numpy = sys.modules.get("numpy")
+    if numpy is not None:
+        return str(numpy.__version__)
+    import importlib.util
+    import re
+
+    # numpy/version.py, read as text: importing it imports numpy, and the
+    # package metadata is found by scanning every installed distribution.
+    spec = importlib.util.find_spec("numpy")
+    if spec is not None and spec.origin:
+        text = _read(str(Path(spec.origin).with_name("version.py"))) or ""
+        found = re.search(r"""^version\s*=\s*["']([^"']+)["']""", text, re.M)
+        if found:
+            return found.group(1)
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("numpy")
+    except PackageNotFoundError:
+        return "not installed"

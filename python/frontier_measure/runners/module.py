@@ -52,7 +52,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .. import _core, perf
+from .. import _core
 from ..compliance import Finding
 from ..compliance import python as python_compliance
 from ..diff import Tolerance, differences
@@ -1467,6 +1467,8 @@ class ModuleSession:
         return results
 
     def _time_one(self, t: TimingInput, seed: int, timing_seed: int = 0) -> InputTiming:
+        from .. import perf  # numpy with it: loaded only when something is timed
+
         settings = self.task.timing
         started = time.perf_counter()
         # The evaluation's secret seed moves every call's seed out of the range

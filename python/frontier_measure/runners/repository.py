@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .. import _core, perf
+from .. import _core
 from ..compliance import Finding
 from ..isolation import Backend, CommandResult, Policy, open_backend, seccomp
 from ..observe import describe_cap
@@ -531,6 +531,8 @@ class RepositorySession:
 
     def time(self, inputs: list[TimingInput], progress: Progress | None = None, *,
              seed: int | None = None) -> list[InputTiming]:
+        from .. import perf  # numpy with it: loaded only when something is timed
+
         timing_seed = fresh_timing_seed() if seed is None else seed
         for side in SIDES:
             self._ensure_built(side)
