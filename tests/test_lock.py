@@ -16,13 +16,6 @@ from frontier_measure.evaluate import evaluate
 from frontier_measure.lock import measurement_lock
 
 
-def _someone_waits_on(path: Path) -> bool:
-    # A blocked flock shows in /proc/locks as a line with "->" on the file's inode.
-    ino = os.stat(path).st_ino
-    return any("->" in line and f":{ino} " in line
-               for line in Path("/proc/locks").read_text().splitlines())
-
-
 def _hold(lock: Path, until: threading.Event, held: threading.Event) -> None:
     with measurement_lock(lock):
         held.set()
@@ -51,21 +44,25 @@ def test_host_timed_evaluation_waits_for_the_lock_and_says_so(tmp_path, monkeypa
     lock = tmp_path / "measurement.lock"
     monkeypatch.setenv("FM_MEASUREMENT_LOCK", str(lock))
     task = quick_task(tmp_path, "module", "dedupe")
-    held, released = threading.Event(), []
+    held, released, waits = threading.Event(), [], threading.Event()
 
     def holder() -> None:
         with measurement_lock():
             held.set()
-            deadline = time.monotonic() + 240
-            while not _someone_waits_on(lock) and time.monotonic() < deadline:
-                time.sleep(0.05)
+            waits.wait(240)  # until the evaluation says it waits for the lock
             released.append(time.monotonic())
 
     t = threading.Thread(target=holder)
     t.start()
     assert held.wait(10)
     stages: list[str] = []
-    res = evaluate(task, progress=stages.append)
+
+    def stage(what: str) -> None:
+        stages.append(what)
+        if what.startswith("waiting for the measurement lock"):
+            waits.set()
+
+    res = evaluate(task, progress=stage)
     finished = time.monotonic()
     t.join()
     assert res["performance"]["ran"], res["failure"]
@@ -73,8 +70,8 @@ def test_host_timed_evaluation_waits_for_the_lock_and_says_so(tmp_path, monkeypa
     assert released and released[0] < finished
     assert res["performance"]["lock_wait_s"] > 0
     # While it waited, its progress line said so (not "functional").
-    k = stages.index("waiting for the measurement lock")
-    assert stages[k - 1] != "waiting for the measurement lock"
+    k = next(i for i, s in enumerate(stages) if s.startswith("waiting for the measurement lock"))
+    assert "held by pid" in stages[k] and "so far" in stages[k]
     assert any(s.startswith("timing ") for s in stages[k + 1:])
 
 

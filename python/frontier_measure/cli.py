@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from . import display
+from . import __version__, display
 
 # Exit statuses, the same for every command (README: "Exit statuses").
 EXIT_OK = 0        # done, and the answer is yes (strict success, threshold met, valid)
@@ -19,6 +19,8 @@ EXIT_FAILED = 1    # done, and the answer is no (not a strict success, threshold
 EXIT_USAGE = 2     # the command line is wrong (nothing was run)
 EXIT_ERROR = 3     # the work could not be done (broken task, missing tool or extra, engine error,
 #                   an evaluation too noisy to decide: "inconclusive")
+EXIT_SIGINT = 130  # stopped by Ctrl-C (SIGINT), as a shell reports it: 128 + 2
+EXIT_SIGTERM = 143  # stopped by SIGTERM: 128 + 15
 
 # Optional dependencies: the module a command imports -> the extra that installs it.
 EXTRAS = {"docker": "docker", "matplotlib": "report", "ziglang": "kernel", "pyperf": "bench",
@@ -51,13 +53,29 @@ def require(module: str) -> None:
         raise missing_extra(exc) or Failure(str(exc))
 
 
+class Terminated(BaseException):
+    """SIGTERM, raised where the process is (also in a wait for the measurement
+    lock), so that it unwinds as for Ctrl-C: sides stopped, sandboxes,
+    containers and temporary directories removed on the way out."""
+
+
+def _terminated(signum: int, frame: object) -> None:
+    raise Terminated()
+
+
 class _Group(click.Group):
     """Turns the core's own errors and missing extras into one clear line
-    instead of a traceback."""
+    instead of a traceback, and a stop (SIGINT, SIGTERM) into its own exit
+    status once everything started has been cleaned up."""
 
     def invoke(self, ctx: click.Context) -> object:
+        import signal
+        import threading
+
         from . import _core
 
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGTERM, _terminated)
         try:
             return super().invoke(ctx)
         except _core.MeasureError as exc:
@@ -67,6 +85,12 @@ class _Group(click.Group):
             if clear is None:
                 raise
             raise clear from None
+        except KeyboardInterrupt:
+            click.echo("\nstopped (SIGINT)", err=True)
+            raise SystemExit(EXIT_SIGINT) from None
+        except Terminated:
+            click.echo("\nstopped (SIGTERM)", err=True)
+            raise SystemExit(EXIT_SIGTERM) from None
 
 
 def quiet() -> bool:
@@ -89,7 +113,7 @@ def styled(text: str, good: bool | None) -> str:
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="frontier-measure", prog_name="frontier-measure",
+@click.version_option(__version__, "-V", "--version", prog_name="frontier-measure",
                       message="%(prog)s %(version)s")
 @click.option("-q", "--quiet", is_flag=True, help="No progress on stderr (results and errors still print).")
 @click.option("--color/--no-color", default=None,
@@ -111,7 +135,8 @@ def main(ctx: click.Context, quiet: bool, color: bool | None) -> None:
     \b
     Exit statuses: 0 yes (strict success, threshold met, valid); 1 no (not a
     strict success, --threshold not met, problems found); 2 bad command line
-    (nothing run); 3 the work could not be done (broken task, missing extra).
+    (nothing run); 3 the work could not be done (broken task, missing extra);
+    130 / 143 stopped by SIGINT / SIGTERM (what was started is cleaned up).
     """
     ctx.obj = {"quiet": quiet}
     if color is None and os.environ.get("NO_COLOR"):
@@ -281,9 +306,11 @@ def _baseline_error(exc: Any) -> click.ClickException:
               help="Per-run timeout in s (also for --prepare, --setup, ...).")
 @click.option("--shell", "shell", default="/bin/sh", show_default=True, callback=_shell,
               is_flag=False, flag_value="/bin/sh", metavar="SHELL",
-              help="Run each CMD as SHELL -c CMD (pipes, redirections and quotes work as typed); "
-                   "'none' splits CMD into words and runs it directly. The shell's own start-up "
-                   "is part of both sides' cost, so prefer 'none' for very short commands.")
+              help="Run each CMD as SHELL would (pipes, redirections and quotes work as typed), "
+                   "measuring the command, not the shell: plain words run without it, one "
+                   "simple command is exec'd by it; only a pipeline or list keeps SHELL in the "
+                   "cost (README: 'Commands and the shell'). 'none' splits CMD into words and "
+                   "runs it directly.")
 @click.option("-N", "no_shell", is_flag=True, help="The same as --shell=none.")
 @click.option("--seed", default=0, show_default=True, help="Seed of the AB/BA round order.")
 @click.option("--prepare", metavar="CMD",

@@ -16,12 +16,11 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from . import _core, fuzz, golden, results
+from . import _core, golden, results
 from .diff import checker, compare_items
 from .environment import environment
 from .isolation import sweep
 from .lock import measurement_lock
-from .perf import COST_UNITS
 from .runners import SideFailure, fresh_timing_seed, load
 from .task import Task, TaskError
 
@@ -81,6 +80,7 @@ def evaluate(
     for key in ("agent", "label", "attempt"):
         if attempt and attempt.get(key) is not None:
             res[key] = attempt[key]
+    stopped = False
     try:
         _run(task, runner, cand_dir, res, progress, isolation, only_cases, timing,
              fresh_timing_seed() if timing_seed is None else timing_seed)
@@ -98,12 +98,18 @@ def evaluate(
             # the machine's failure, whichever side it happened to.
             raise EvaluationError(f"infrastructure: {exc}") from exc
         raise
+    except BaseException:
+        # Stopped (Ctrl-C, SIGTERM): no verdict and no result.json, nothing
+        # that could be read as one; what was started is cleaned up on the way out.
+        stopped = True
+        raise
     finally:
-        res["elapsed_s"] = time.perf_counter() - started
-        res["reward"] = results.reward(res)
-        res["environment"] = environment()
-        if dest is not None:
-            results.write_result(res, dest / "result.json")
+        if not stopped:
+            res["elapsed_s"] = time.perf_counter() - started
+            res["reward"] = results.reward(res)
+            res["environment"] = environment()
+            if dest is not None:
+                results.write_result(res, dest / "result.json")
     return res
 
 
@@ -146,6 +152,8 @@ def _run(task: Task, runner: ModuleType, cand_dir: Path, res: dict[str, Any],
         res["functional_subset"] = sorted(keep)
     # Differential fuzzing's targets (tests/fuzz.py): a broken file is a task
     # problem, found before any side runs.
+    from . import fuzz  # loaded here: a candidate refused by compliance never needs it
+
     fuzz_targets = fuzz.targets(task) if task.scale in ("module", "package") else []
     with runner.open_session(task, cand_dir, isolation=isolation) as session:
         res["isolation"] = session.describe()
@@ -231,6 +239,8 @@ def _run(task: Task, runner: ModuleType, cand_dir: Path, res: dict[str, Any],
     if broken is not None and broken.error_side != "candidate":
         raise SideFailure(broken.error_side or "reference",
                           f"timing input '{broken.id}': {broken.error}")
+    from .perf import COST_UNITS
+
     res["performance"], failure = results.performance(timings, task.threshold, task.cost,
                                                       COST_UNITS[task.cost])
     res["performance"]["lock_wait_s"] = None if waited is None else round(waited, 3)
@@ -251,11 +261,14 @@ def _timing_lock(runner: ModuleType, progress: Progress | None) -> Iterator[floa
         yield None
         return
 
-    def waiting() -> None:
+    def waiting(pid: int | None, so_far: float) -> None:
+        # Its own step, re-said every second: queueing behind another
+        # evaluation is not "functional", and a wait is not a hang.
         if progress:
-            progress("waiting for the measurement lock")
+            who = f"held by pid {pid}" if pid else "held by another process"
+            progress(f"waiting for the measurement lock ({who}, {so_far:.0f} s so far)")
 
-    with measurement_lock(on_wait=waiting) as waited:
+    with measurement_lock(waiting=waiting) as waited:
         yield waited
 
 

@@ -1,13 +1,21 @@
 """Progress of long commands on stderr: what is being done, for how long, and
 an estimate of what is left. One line rewritten in place on a terminal; one
 line per step otherwise (logs, CI), so nothing appears all at once at the end.
-`quiet` silences it all; results and errors are never progress."""
+`quiet` silences it all; results and errors are never progress.
+
+A step that lasts is re-shown with its time so far (every second on a
+terminal, every 2 s otherwise), so a long wait never looks like a hang."""
 
 from __future__ import annotations
 
 import sys
+import threading
 import time
+from collections.abc import Callable
 from typing import TextIO
+
+TICK_TTY_S = 1.0
+TICK_PLAIN_S = 2.0
 
 
 def duration(s: float) -> str:
@@ -43,14 +51,40 @@ class Meter:
         self._width = 0
         self._last_plain = ""
         self._last_count = -1.0
+        self._lock = threading.Lock()
+        self._render: Callable[[], str] | None = None  # the current line, with fresh times
+        self._written = 0.0  # monotonic time of the last line written
+        self._stop = threading.Event()
+        self._ticker: threading.Thread | None = None
 
     @property
     def elapsed(self) -> float:
         return time.monotonic() - self.started
 
+    def _show(self, render: Callable[[], str]) -> None:
+        """Write the line `render` makes now, and again with fresh times while
+        nothing new is shown."""
+        if self.quiet:
+            return
+        with self._lock:
+            self._render = render
+            self._write(render())
+        if self._ticker is None:
+            self._ticker = threading.Thread(target=self._tick, name="progress-ticker",
+                                            daemon=True)
+            self._ticker.start()
+
+    def _tick(self) -> None:
+        every = TICK_TTY_S if self.tty else TICK_PLAIN_S
+        while not self._stop.wait(every / 4):
+            with self._lock:
+                if self._render is not None and time.monotonic() - self._written >= every:
+                    self._write(self._render())
+
     def _write(self, text: str, *, final: bool = False) -> None:
         if self.quiet:
             return
+        self._written = time.monotonic()
         line = f"{self.label}: {text}"
         if self.tty:
             pad = max(0, self._width - len(line))
@@ -63,7 +97,7 @@ class Meter:
 
     def step(self, what: str, left: str | None = None) -> None:
         """A new step: '[12 s] timing n300 (about 8 s left)'."""
-        self._write(f"[{duration(self.elapsed)}] {what}" + (f" ({left})" if left else ""))
+        self._show(lambda: f"[{duration(self.elapsed)}] {what}" + (f" ({left})" if left else ""))
 
     def count(self, what: str, done: int, total: int, *, budget_s: float | None = None,
               may_extend: bool = False) -> None:
@@ -73,10 +107,18 @@ class Meter:
         if not self.tty and done < total and now - self._last_count < 5.0:
             return
         self._last_count = now
-        left = estimate(now, done, total, budget_s)
-        text = (f"{what} {done} of {total}" + (" (pilot; may extend)" if may_extend else "")
-                + f", {duration(now)}" + (f", {left}" if left and done < total else ""))
-        self._write(text)
+
+        def text() -> str:
+            now = self.elapsed
+            left = estimate(now, done, total, budget_s)
+            return (f"{what} {done} of {total}" + (" (pilot; may extend)" if may_extend else "")
+                    + f", {duration(now)}" + (f", {left}" if left and done < total else ""))
+        self._show(text)
 
     def done(self, what: str = "done") -> None:
-        self._write(f"{what} in {duration(self.elapsed)}", final=True)
+        self._stop.set()
+        if self._ticker is not None and self._ticker is not threading.current_thread():
+            self._ticker.join()
+        with self._lock:
+            self._render = None
+            self._write(f"{what} in {duration(self.elapsed)}", final=True)
