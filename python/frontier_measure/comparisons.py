@@ -165,13 +165,16 @@ class Settings:
         return cls(**d)
 
     def argv(self, command: str) -> str | list[str]:
-        """A command as compare() takes it: /bin/sh is the core's own shell
-        mode, another shell runs SHELL -c CMD, no shell splits it into words."""
+        """A command as compare() takes it: /bin/sh is compare()'s own shell
+        mode, another shell the same rule with SHELL (shellcmd.py), no shell
+        splits it into words."""
         if self.shell == "/bin/sh":
             return command
         if self.shell is None:
             return shlex.split(command)
-        return [self.shell, "-c", command]
+        from .shellcmd import argv
+
+        return argv(command, self.shell)
 
 
 def run_untimed(what: str, command: str, settings: Settings) -> None:

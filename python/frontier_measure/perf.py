@@ -29,6 +29,7 @@ import numpy as np
 
 from . import _core, stats
 from .environment import clock as clock_info
+from .shellcmd import DEFAULT_SHELL
 from .environment import environment
 
 Cost = Literal["wall", "cpu", "instructions", "cycles"]
@@ -156,17 +157,26 @@ def _process_spec(
     cpus: Sequence[int] = (),
     show_output: bool = False,
 ) -> _core.ProcessSpec:
+    through_shell = shell
     if isinstance(spec, str):
         if not spec.strip():
             raise _core.SpawnError(f"{name}: empty command")
-        argv = [spec] if shell else shlex.split(spec)
+        if shell:
+            # Run as the shell would, without a shell left waiting in the
+            # measured window (shellcmd.py; README "Commands and the shell").
+            from .shellcmd import argv as shell_argv
+
+            argv = shell_argv(spec)
+            through_shell = False
+        else:
+            argv = shlex.split(spec)
     elif isinstance(spec, Sequence) and all(isinstance(a, str) for a in spec):
         argv = list(spec)
     else:
         raise TypeError(f"{name}: expected a callable, a command string or an argv list, got {spec!r}")
     p = _core.ProcessSpec()
     p.argv = argv
-    p.shell = shell
+    p.shell = through_shell
     p.counters = list(counters)
     if timeout:
         p.timeout_s = float(timeout)
@@ -179,7 +189,10 @@ def _process_spec(
     p.inherit_output = show_output
     # Fail early, naming the side, if the command cannot even be found (through
     # a shell: when its first word is plainly a program name).
-    program = argv[0] if not shell else _first_program(spec if isinstance(spec, str) else "")
+    if not shell or (isinstance(spec, str) and argv[0] != DEFAULT_SHELL):
+        program = argv[0]
+    else:
+        program = _first_program(spec if isinstance(spec, str) else "")
     if program and _core.which(program, _path(env)) == "":
         raise _core.SpawnError(f"{name}: command not found: '{program}'")
     return p
@@ -598,7 +611,8 @@ def compare(
     """Time `candidate` against `reference` in paired, interleaved rounds.
 
     Each side is a zero-argument callable, a command (a string split like a
-    shell would, or an argv list; `shell=True` runs the string through /bin/sh),
+    shell would, or an argv list; `shell=True` runs the string as /bin/sh would,
+    measuring the command and not the shell: the CLI's rule, shellcmd.py),
     or a `_core.Side`. Rounds come in AB/BA pairs, `pairs_per_block` pairs to
     a block, and the interval is built over blocks (see stats.py). With
     rounds="auto", a pilot of `min_rounds` rounds sizes one extension meant to
