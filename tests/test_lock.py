@@ -4,7 +4,6 @@ the lock, and a kernel evaluation (simulated cycles) never takes it."""
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from pathlib import Path
@@ -94,5 +93,4 @@ def test_kernel_evaluation_takes_no_lock(tmp_path, monkeypatch):
         t.join()
     assert res["strict_success"], res["failure"]
     assert res["performance"]["lock_wait_s"] is None
-    assert "waiting for the measurement lock" not in stages
-    assert not _someone_waits_on(lock)
+    assert not any(s.startswith("waiting for the measurement lock") for s in stages)

@@ -11,8 +11,8 @@ import pytest
 
 from frontier_measure import _core
 from frontier_measure.comparisons import Settings
-from frontier_measure.perf import make_side
 from frontier_measure.perf import _process_spec as process_spec
+from frontier_measure.perf import make_side
 from frontier_measure.shellcmd import argv
 
 

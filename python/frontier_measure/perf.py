@@ -29,8 +29,8 @@ import numpy as np
 
 from . import _core, stats
 from .environment import clock as clock_info
-from .shellcmd import DEFAULT_SHELL
 from .environment import environment
+from .shellcmd import DEFAULT_SHELL
 
 Cost = Literal["wall", "cpu", "instructions", "cycles"]
 COSTS: tuple[str, ...] = ("wall", "cpu", "instructions", "cycles")
