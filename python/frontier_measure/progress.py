@@ -50,7 +50,7 @@ class Meter:
         self.started = time.monotonic()
         self._width = 0
         self._last_plain = ""
-        self._last_count = -1.0
+        self._last_count = -1e9  # the first count shows at once
         self._lock = threading.Lock()
         self._render: Callable[[], str] | None = None  # the current line, with fresh times
         self._written = 0.0  # monotonic time of the last line written
@@ -102,17 +102,22 @@ class Meter:
     def count(self, what: str, done: int, total: int, *, budget_s: float | None = None,
               may_extend: bool = False) -> None:
         """Counted work: 'round 21 of 32 (pilot, may extend), 4 s, about 3 s left'.
-        Off a terminal, at most one line every 5 s (and the last)."""
-        now = self.elapsed
-        if not self.tty and done < total and now - self._last_count < 5.0:
-            return
-        self._last_count = now
+        Off a terminal, a new count is written at most every 5 s (and the last);
+        the tick in between shows the latest."""
 
         def text() -> str:
             now = self.elapsed
             left = estimate(now, done, total, budget_s)
             return (f"{what} {done} of {total}" + (" (pilot; may extend)" if may_extend else "")
                     + f", {duration(now)}" + (f", {left}" if left and done < total else ""))
+
+        now = self.elapsed
+        if not self.tty and done < total and now - self._last_count < 5.0:
+            with self._lock:
+                if self._render is not None:
+                    self._render = text
+            return
+        self._last_count = now
         self._show(text)
 
     def done(self, what: str = "done") -> None:
