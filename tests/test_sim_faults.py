@@ -110,3 +110,29 @@ def test_machine_counters_are_not_readable_from_user_mode() -> None:
         run_word(0xB00022F3)  # csrrs t0, mcycle, x0
     assert ei.value.code == "illegal_instruction" and ei.value.pc == 0x10000
     assert run_word(0xC00022F3).exited  # csrrs t0, cycle, x0
+
+
+@pytest.mark.needs_zig
+@pytest.mark.parametrize("name", ["store_to_text", "store_to_rodata"])
+def test_store_to_a_read_only_segment_faults_with_its_address(name: str) -> None:
+    # User mode maps the ELF's segments with their p_flags, as Linux does:
+    # code and constants are not writable (the self-modifying-code attack).
+    exc, prog = _fault(name)
+    assert exc.code == "access_fault"
+    assert "read-only page" in str(exc)
+    assert any(not s.writable and s.vaddr <= exc.value < s.vaddr + s.memsz for s in prog.segments)
+    assert _in_function(prog, exc.pc, "main")
+
+
+@pytest.mark.needs_zig
+def test_read_into_code_is_efault() -> None:
+    prog = sim.load_elf(build_source(FAULTS / "read_into_text.c"))
+    assert sim.run(prog, stdin=b"\x73\x00\x00\x00" * 2).exit_code == 0
+
+
+@pytest.mark.needs_zig
+def test_jump_to_data_is_a_fetch_fault() -> None:
+    # Data pages are not executable: only the PF_X segments are code.
+    prog = sim.load_elf(build_source(FAULTS / "store_to_rodata.c"))
+    assert prog.read_only_pages()  # constants (and code) are protected page by page
+    assert all(lo % 4096 == 0 and hi % 4096 == 0 for lo, hi in prog.read_only_pages())

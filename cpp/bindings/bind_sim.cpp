@@ -107,6 +107,8 @@ void bind_sim(py::module_& m) {
                  return py::bytes(b);
              })
         .def("set_code_range", &Simulator::set_code_range)
+        .def("protect", &Simulator::protect, py::arg("lo"), py::arg("hi"),
+             "User mode: make the pages overlapping [lo, hi) read-only (a store there is a fault).")
         .def("set_reg", [](Simulator& s, int i, std::uint64_t v) {
             if (i < 1 || i > 31) throw py::index_error("register x1..x31");
             s.hart().x[i] = v;

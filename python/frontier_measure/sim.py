@@ -120,6 +120,7 @@ class Segment:
     data: bytes
     memsz: int
     executable: bool
+    writable: bool = True
 
 
 @dataclass(frozen=True)
@@ -206,6 +207,24 @@ class Program:
         xs = [s for s in self.segments if s.executable]
         return min(s.vaddr for s in xs), max(s.vaddr + s.memsz for s in xs)
 
+    def read_only_pages(self) -> list[tuple[int, int]]:
+        """Page ranges [lo, hi) that Linux maps without write permission: those
+        of segments without PF_W, less any page a writable segment shares
+        (the kernel maps page by page, and such a page ends up writable)."""
+        writable = set()
+        for s in self.segments:
+            if s.writable:
+                writable.update(range(s.vaddr // PAGE, (s.vaddr + s.memsz + PAGE - 1) // PAGE))
+        pages = sorted({p for s in self.segments if not s.writable
+                        for p in range(s.vaddr // PAGE, (s.vaddr + s.memsz + PAGE - 1) // PAGE)} - writable)
+        ranges: list[tuple[int, int]] = []
+        for p in pages:
+            if ranges and ranges[-1][1] == p * PAGE:
+                ranges[-1] = (ranges[-1][0], (p + 1) * PAGE)
+            else:
+                ranges.append((p * PAGE, (p + 1) * PAGE))
+        return ranges
+
     @property
     def end(self) -> int:
         return max(s.vaddr + s.memsz for s in self.segments)
@@ -245,7 +264,8 @@ def load_elf(path: str | os.PathLike[str]) -> Program:
             if seg["p_type"] != "PT_LOAD" or seg["p_memsz"] == 0:
                 continue
             segments.append(
-                Segment(seg["p_vaddr"], seg.data(), seg["p_memsz"], bool(seg["p_flags"] & P_FLAGS.PF_X))
+                Segment(seg["p_vaddr"], seg.data(), seg["p_memsz"], bool(seg["p_flags"] & P_FLAGS.PF_X),
+                        bool(seg["p_flags"] & P_FLAGS.PF_W))
             )
         if not segments:
             raise NotAProgram(f"{path}: no PT_LOAD segment")
@@ -321,6 +341,9 @@ def prepare(prog: Program, *, machine_text: str, stdin: bytes = b"", argv: Seque
     # Machine mode: any memory may hold code (programs write code and run it
     # after fence.i); user mode: the ELF's executable segments.
     sim.set_code_range(*((base, base + size) if prog.machine_mode else prog.code_range))
+    if not prog.machine_mode:
+        for lo, hi in prog.read_only_pages():
+            sim.protect(lo, hi)
     sim.pc = prog.entry
     sim.timing = timing
     if profile and prog.functions:

@@ -44,6 +44,55 @@ void Simulator::set_code_range(std::uint64_t lo, std::uint64_t hi) {
     watch_.assign(dpages_.size() + 1, 0);
 }
 
+void Simulator::protect(std::uint64_t lo, std::uint64_t hi) {
+    if (hi <= lo) return;
+    if (code_len_ == 0 || !mem_.contains(lo, hi - lo))
+        throw Fault(FaultCode::BadConfig, 0, "read-only range outside guest memory or before the code range");
+    const std::uint64_t plo = lo & ~(kPageSize - 1);
+    const std::uint64_t phi = (hi + kPageSize - 1) & ~(kPageSize - 1);
+    // Widen the window to cover the range, keeping any decoded pages (a page
+    // index is relative to dbase_, so they move by the change of base).
+    const std::uint64_t nbase = std::min(dbase_, plo);
+    const std::uint64_t nlen = std::max(dbase_ + dlen_, phi) - nbase;
+    if (nbase != dbase_ || nlen != dlen_) {
+        const std::size_t shift = (dbase_ - nbase) >> kPageShift;
+        std::vector<std::unique_ptr<Insn[]>> pages(nlen >> kPageShift);
+        std::vector<Insn*> ptrs(pages.size(), nullptr);
+        std::vector<std::uint8_t> watch(pages.size() + 1, 0);
+        for (std::size_t i = 0; i < dpages_.size(); ++i) {
+            pages[i + shift] = std::move(dpages_[i]);
+            ptrs[i + shift] = dpage_ptrs_[i];
+        }
+        for (std::size_t i = 0; i < watch_.size(); ++i) watch[i + shift] = watch_[i];
+        dpages_ = std::move(pages);
+        dpage_ptrs_ = std::move(ptrs);
+        watch_ = std::move(watch);
+        dbase_ = nbase;
+        dlen_ = nlen;
+    }
+    for (std::uint64_t a = plo; a < phi; a += kPageSize) watch_[(a - dbase_) >> kPageShift] |= kWatchReadOnly;
+}
+
+bool Simulator::writable(std::uint64_t addr, std::uint64_t n) const {
+    if (n == 0) return true;
+    const std::uint64_t last = addr + n - 1;
+    if (last < addr) return false;
+    // Only pages inside the window can be read-only.
+    const std::uint64_t lo = std::max(addr, dbase_), hi = std::min(last, dbase_ + dlen_ - 1);
+    for (std::uint64_t a = lo & ~(kPageSize - 1); lo <= hi && a <= hi; a += kPageSize)
+        if (watch_[(a - dbase_) >> kPageShift] & kWatchReadOnly) return false;
+    return true;
+}
+
+void Simulator::store_fault(std::uint64_t addr, std::uint64_t pc) const {
+    char buf[160];
+    std::snprintf(buf, sizeof buf,
+                  "store to 0x%llx, a read-only page (an ELF segment without PF_W: code or constants); "
+                  "Linux raises SIGSEGV here",
+                  static_cast<unsigned long long>(addr));
+    throw Fault(FaultCode::AccessFault, pc, buf, addr);
+}
+
 void Simulator::set_profile_ranges(const std::vector<std::pair<std::uint64_t, std::uint64_t>>& r) {
     if (r.size() >= 65535) throw Fault(FaultCode::BadConfig, 0, "too many profile ranges");
     ranges_ = r;
@@ -71,7 +120,8 @@ Insn* Simulator::slot(std::uint64_t pa, std::uint64_t pc) {
             bind(page[i]);
             page[i].seq_fetch = seq_fetch(page_pa + 2 * i);
         }
-        watch_[off >> kPageShift] = watch_[(off >> kPageShift) + 1] = 1;
+        watch_[off >> kPageShift] |= kWatchCode;
+        watch_[(off >> kPageShift) + 1] |= kWatchCode;
     }
     return &page[(off & (kPageSize - 1)) >> 1];
 }
@@ -183,7 +233,12 @@ void Simulator::misaligned(std::uint64_t pc, std::uint64_t addr) {
 }
 
 bool Simulator::store_hook(std::uint64_t addr, std::uint64_t n, std::uint64_t pc) {
-    if (addr - dbase_ < dlen_) invalidate_code(addr, n);
+    if (addr - dbase_ < dlen_) {
+        // The store has already been made (the fast path does not check
+        // first); the run ends here, so nothing observes it.
+        if (!writable(addr, n)) store_fault(addr, pc);
+        invalidate_code(addr, n);
+    }
     if ((addr & ~std::uint64_t{7}) != tohost_) return false;
     // HTIF: device in bits 63:56, command in 55:48, payload in 47:0.
     const std::uint64_t v = mem_.load<std::uint64_t>(tohost_, pc);

@@ -58,6 +58,15 @@ public:
     // outside it faults. Machine-mode programs pass the whole memory, so code
     // they write at run time executes after fence.i like any other.
     void set_code_range(std::uint64_t lo, std::uint64_t hi);
+    // User mode: the pages overlapping [lo, hi) are read-only, as Linux maps
+    // an ELF segment without PF_W (.text, .rodata). A store to them (or a
+    // read(2) into them) is a fault naming the address, as SIGSEGV is under
+    // Linux. Call after set_code_range. The check costs nothing per store:
+    // these pages join the watched window that stores to decoded code
+    // already leave the fast path for.
+    void protect(std::uint64_t lo, std::uint64_t hi);
+    // False when any byte of [addr, addr + n) lies on a read-only page.
+    bool writable(std::uint64_t addr, std::uint64_t n) const;
     void set_timing(bool on) { timing_ = on; }
     bool timing() const { return timing_; }
     // Function ranges [lo, hi) for the cycle profile, one bucket each plus "other".
@@ -171,15 +180,19 @@ private:
     bool timing_ = true;
 
     // Decode cache over executable memory [code_lo_, code_lo_ + code_len_),
-    // in pages of kPageAlloc slots from dbase_ (code_lo_ rounded down to a
-    // page). watch_[p] is set when page p or p - 1 holds decoded code, so a
-    // store there must invalidate (an instruction may straddle the boundary).
+    // in pages of kPageAlloc slots over the window [dbase_, dbase_ + dlen_)
+    // (code_lo_ rounded down to a page, widened to cover the read-only
+    // pages). watch_[p] has kWatchCode when page p or p - 1 holds decoded
+    // code, so a store there must invalidate (an instruction may straddle
+    // the boundary), and kWatchReadOnly when page p may not be written.
     std::vector<std::unique_ptr<Insn[]>> dpages_;
     std::vector<Insn*> dpage_ptrs_;  // the same pages, for the interpreter's inline lookup
     // Handler tables (4- and 2-byte instructions) of the loop instantiation last run.
     void* const* labels4_ = nullptr;
     void* const* labels2_ = nullptr;
+    static constexpr std::uint8_t kWatchCode = 1, kWatchReadOnly = 2;
     std::vector<std::uint8_t> watch_;
+    [[noreturn]] void store_fault(std::uint64_t addr, std::uint64_t pc) const;
     std::uint64_t code_lo_ = 0, code_len_ = 0, dbase_ = 0, dlen_ = 0;
     std::uint64_t decoded_ = 0;
     std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges_;

@@ -52,6 +52,7 @@ bool Simulator::syscall(std::uint64_t pc) {
         case 63: {  // read
             if (a[0] != 0) { ret = -kEBADF; break; }
             const std::uint64_t n = std::min<std::uint64_t>(a[2], stdin_.size() - stdin_pos_);
+            if (!writable(a[1], n)) { ret = -kEFAULT; break; }  // into code or constants, as Linux
             mem_.write(a[1], stdin_.data() + stdin_pos_, n, pc);
             stdin_pos_ += n;
             ret = static_cast<std::int64_t>(n);
@@ -63,6 +64,7 @@ bool Simulator::syscall(std::uint64_t pc) {
                 const std::uint64_t base = mem_.load<std::uint64_t>(a[1] + 16 * i, pc);
                 const std::uint64_t len = mem_.load<std::uint64_t>(a[1] + 16 * i + 8, pc);
                 const std::uint64_t n = std::min<std::uint64_t>(len, stdin_.size() - stdin_pos_);
+                if (!writable(base, n)) { ret = ret ? ret : -kEFAULT; break; }
                 mem_.write(base, stdin_.data() + stdin_pos_, n, pc);
                 stdin_pos_ += n;
                 ret += static_cast<std::int64_t>(n);
@@ -103,6 +105,9 @@ bool Simulator::syscall(std::uint64_t pc) {
             const std::uint64_t len = page_up(a[1]);
             if (flags & 0x10) {  // MAP_FIXED inside guest memory
                 if (!mem_.contains(a[0], len) || (a[0] & (kPage - 1))) { ret = -kEINVAL; break; }
+                // Not over the program's code or read-only pages: Linux would
+                // replace them, the decode cache would not see it. Refused.
+                if (a[0] < dbase_ + dlen_ && a[0] + len > dbase_) { ret = -kEINVAL; break; }
                 mem_.zero(a[0], len, pc);
                 ret = static_cast<std::int64_t>(a[0]);
                 break;
@@ -212,7 +217,6 @@ bool Simulator::syscall(std::uint64_t pc) {
         }
     }
     (void)kEPERM;
-    (void)kEFAULT;
     a[0] = static_cast<std::uint64_t>(ret);
     return false;
 }
