@@ -185,9 +185,11 @@ def test_multiplier_models() -> None:
     rocket = sim.load_machine("rocket")
     assert _second_waits(MUL_T2, MUL_T3, rocket, {5: 9, 6: 7}) == 1 + 1 - 1
     assert _second_waits(MUL_T2, MUL_T3, rocket, {5: 9, 6: 1 << 40}) == 1 + 6 - 1
-    # sifive-e31: no early out; a 64-bit MUL takes 1 + 64/8 cycles.
+    # sifive-e31: the manual's 5 cycles for every multiply, one at a time,
+    # whatever the operands or their width.
     e31 = sim.load_machine("sifive-e31")
-    assert _second_waits(MUL_T2, MUL_T3, e31, {5: 9, 6: 7}) == 1 + 8 - 1
+    assert _second_waits(MUL_T2, MUL_T3, e31, {5: 9, 6: 7}) == 5 - 1
+    assert _second_waits(MUL_T2, MUL_T3, e31, {5: 9, 6: 1 << 62}) == 5 - 1
     # A pipelined multiplier (small): the second multiply issues the next cycle.
     assert _second_waits(MUL_T2, MUL_T3, sim.load_machine("small"), {5: 9, 6: 7}) == 0
 
@@ -255,3 +257,34 @@ def test_symbol_reader_agrees_with_pyelftools() -> None:
     assert prog.symbols == names and len(names) > 100
     assert [(f.name, f.addr, f.size) for f in prog.functions] == sorted(
         ((n, a, z) for a, (n, z) in funcs.items()), key=lambda t: t[1])
+
+
+AMOADD_W_ZERO = 0x0062A02F                         # amoadd.w zero, t1, (t0)
+LW_T2, ADD_T2, SW_T2 = 0x0002A383, 0x006383B3, 0x0072A023  # lw t2, 0(t0); add t2, t2, t1; sw t2, 0(t0)
+
+
+@pytest.mark.parametrize("machine", ["rocket", "sifive-e31"])
+def test_amo_costs_no_less_than_the_load_op_store_it_replaces(machine: str) -> None:
+    # An atomic add whose result is unused once cost a nop's single cycle.
+    text = sim.load_machine(machine)
+    regs = {5: 0x10100, 6: 1}
+    for n in (1, 4):
+        assert _cycles([AMOADD_W_ZERO] * n, text, regs) >= _cycles([LW_T2, ADD_T2, SW_T2] * n, text, regs)
+
+
+def _ld_t2(off: int) -> int:
+    return (off << 20) | 0x2B383                   # ld t2, off(t0)
+
+
+def test_misaligned_access_traps_where_the_core_does_and_touches_both_lines() -> None:
+    regs = {5: 0x10100}                            # t0: the start of a 64-byte line
+    use = 0x00738E33                               # add t3, t2, t2
+    rocket = sim.load_machine("rocket")
+    aligned = _cycles([_ld_t2(8), use], rocket, regs)
+    # Rocket traps a misaligned load to M-mode software (machine file [T]).
+    assert _cycles([_ld_t2(9), use], rocket, regs) - aligned >= 300
+    # Where the hardware handles it (small: no penalty), the only extra cost
+    # is the second line of an access that crosses into one (a cold miss here).
+    small = sim.load_machine("small")
+    assert _cycles([_ld_t2(9), use], small, regs) == _cycles([_ld_t2(8), use], small, regs)
+    assert _cycles([_ld_t2(60), use], small, regs) > _cycles([_ld_t2(56), use], small, regs)

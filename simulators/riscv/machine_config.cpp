@@ -100,6 +100,8 @@ MachineConfig parse_machine(const std::string& text) {
         else if (key == "div.bits_per_cycle") m.div_bits_per_cycle = u32;
         else if (key == "div.base") m.div_base = u32;
         else if (key == "div.early_out") m.div_early_out = n != 0;
+        else if (key == "amo.occupancy") m.amo_occupancy = u32;
+        else if (key == "misaligned.penalty") m.misaligned_penalty = u32;
         else if (key == "l1i.sets") m.l1i.sets = u32;
         else if (key == "l1i.ways") m.l1i.ways = u32;
         else if (key == "l1i.line") m.l1i.line = u32;
@@ -137,6 +139,8 @@ MachineConfig parse_machine(const std::string& text) {
         throw Fault(FaultCode::BadConfig, 0, "branch.counter_bits must be 1 or 2");
     if (m.div_bits_per_cycle > 64 || m.div_base > 1000 || m.mul_bits_per_cycle > 64 || m.mul_base > 1000)
         throw Fault(FaultCode::BadConfig, 0, "{div,mul}.bits_per_cycle must be 0..64 and {div,mul}.base 0..1000");
+    if (m.amo_occupancy < 1 || m.amo_occupancy > 1000 || m.misaligned_penalty > 100000)
+        throw Fault(FaultCode::BadConfig, 0, "amo.occupancy must be 1..1000, misaligned.penalty 0..100000");
     if (!is_pow2(m.btb_entries) || m.ras_entries > 64 || m.freq_hz == 0 || m.timebase_hz == 0)
         throw Fault(FaultCode::BadConfig, 0, "btb_entries must be a power of two, ras <= 64, rates > 0");
     return m;

@@ -50,6 +50,16 @@ struct MachineConfig {
     std::uint32_t div_bits_per_cycle = 0;
     std::uint32_t div_base = 0;
     bool div_early_out = false;
+    // An AMO holds the pipeline for amo_occupancy cycles from its issue (the
+    // read, the AMO ALU and the write of a read-modify-write in the data
+    // cache), so it never costs less than the load/op/store it replaces
+    // unless a machine file says the core does better.
+    std::uint32_t amo_occupancy = 1;
+    // A load or store that is not naturally aligned costs misaligned_penalty
+    // more cycles (0: the hardware handles it; a core that traps to M-mode
+    // software charges the trap-and-emulate time) and touches every cache
+    // line it covers.
+    std::uint32_t misaligned_penalty = 0;
     // Memory hierarchy. Latencies are added on top of the load-use latency.
     CacheConfig l1i{64, 4, 64};
     CacheConfig l1d{64, 8, 64};

@@ -166,6 +166,16 @@ private:
         return l ? l : 1;
     }
 
+    // Extra cycles of an access of n bytes at addr that is not naturally
+    // aligned: the machine's penalty plus the second cache line, when the
+    // access crosses into one (the first was charged as for any access).
+    std::uint32_t misaligned_cost(std::uint64_t addr, std::uint32_t n) {
+        const std::uint32_t shift = l1d_.line_shift();
+        std::uint32_t c = cfg_.misaligned_penalty;
+        if ((addr >> shift) != ((addr + n - 1) >> shift)) c += mem_penalty(l1d_, addr + n - 1);
+        return c;
+    }
+
     // Cycles an access to addr stalls: 0 on an L1 hit (inlined, the common
     // case), else the L2 or memory latency.
     __attribute__((always_inline)) std::uint32_t mem_penalty(Cache& l1, std::uint64_t addr) {
