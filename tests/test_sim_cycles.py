@@ -28,18 +28,18 @@ GOLDEN_BARE = {
     "pass": (3010, 3187),
     "fail": (7, 167),
     "trap": (93, 508),
-    "selfmod": (22, 289),
+    "selfmod": (22, 589),  # its lw of `replacement` is misaligned: rocket traps it (+300)
 }
 GOLDEN_C_ZIG = "0.17.1"
 GOLDEN_C = {
     "integer": (504863, 740644),
     "muldiv": (870264, 1147080),
-    "atomics": (22813, 42168),
+    "atomics": (22813, 42205),
     "float": (329407, 445178),
     "fflags": (636672, 1125476),
     "rmm": (66899, 98549),
     "compressed": (34309, 63497),
-    "misaligned": (9142, 31686),
+    "misaligned": (9142, 49686),
     "isa_edges": (57502, 85015),
     "abort": (1293, 8896),
     "matmul": (6523115, 14579678),
