@@ -73,6 +73,12 @@ def test_mini_swe_agent_with_scripted_models_in_docker(tmp_path: Path) -> None:
     assert rows[(dedupe, "fix")]["speedup"] > 3 and rows[(dedupe, "fix")]["codebleu"] > 0
     assert rows[(flask, "fix")]["files_changed"] >= 8
     assert rows[(dedupe, "give-up")]["files_changed"] == 0
+    # Gate+ agrees with the gate here: the fix leaves no dangling reference.
+    assert {k: r["passed_plus"] for k, r in rows.items()} == {
+        k: r["passed"] for k, r in rows.items()}
+    # One generation each: what was spent is the attempt's cost, counted from the API's usage.
+    assert all(r["spent"] == pytest.approx(r["cost"]) and r["usage_source"] == "api"
+               for r in rows.values())
     run_dir = db.parent
     fix = run_dir / rows[(flask, "fix")]["dir"]
     assert "render_template_str" in (fix / "patch.diff").read_text()
@@ -86,6 +92,7 @@ def test_mini_swe_agent_with_scripted_models_in_docker(tmp_path: Path) -> None:
     assert "PR_task" in text and "CE $/success" in text and "| mini | fix | base | S1 | 2 | 2 | 2 |" \
         in text
     assert "McNemar" in text
+    assert "PR_task gate+" in text and "spent $ total" in text and "## The run" in text
     assert (out / "evaluations" / "report.md").is_file()
     exp = CliRunner().invoke(main, ["export", str(db), "--out", str(tmp_path / "export")])
     assert exp.exit_code == 0, exp.output

@@ -61,6 +61,8 @@ class LiveView:
             outcome = d.get("outcome") or "?"
             self.tally[outcome] = self.tally.get(outcome, 0) + 1
             extra = escape(f" ({d['error']})") if d.get("error") and outcome != "passed" else ""
+            if outcome == "passed" and d.get("passed_plus") is not None:
+                extra += ", gate+ " + ("passed" if d["passed_plus"] else "failed")
             line = (f"{outcome:<8} {_label(d)}: {d.get('wall_s', 0):.0f} s, "
                     f"{d.get('steps') or 0} steps, ${d.get('cost') or 0:.4f}{extra}")
             if self._live is not None:
