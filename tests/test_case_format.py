@@ -130,8 +130,9 @@ def test_every_operation_name_is_refused_elsewhere_and_usable_in_timed_calls(wor
                                  {"op": "len", "args": ["$b"]},
                                  {"op": "[:]", "args": ["$b", None, None, -1]}]})
     script, literals = split_call(ops)
-    outs = TimedScript(script).real(worker.module, literals)
-    assert outs[1][0] == 2 and outs[2][0] == [6, 5]
+    values, _ = TimedScript(script).real(worker.module, literals)
+    # One value per operation, in order: the Bag, its length, the reversed slice.
+    assert values[1:] == [2, [6, 5]]
 
 
 def test_a_name_the_module_lacks_is_noted_as_unresolved(worker):
@@ -154,8 +155,10 @@ def test_the_time_budget_grows_for_long_calls():
                 warmup_every_block=True, precision=1e-6, max_time=0.1)
     fixed = perf.run_blocks(_slow_sides, cost="wall", plan=perf.Plan(**plan), loops=1)
     grown = perf.run_blocks(_slow_sides, cost="wall",
-                            plan=perf.Plan(**plan, max_time_cap=1.0), loops=1)
-    assert {r.block for r in fixed[0]} == set(range(5))  # the pilot only
+                            plan=perf.Plan(**plan, max_time_cap=2.0), loops=1)
+    # Without a cap the budget is a cap: at most the pilot, fewer blocks when
+    # the machine is slow enough that the next one would not end in time.
+    assert {r.block for r in fixed[0]} <= set(range(5))
     assert len({r.block for r in grown[0]}) > 5
     assert any("time budget grew" in w for w in grown[2])
     assert not any("time budget grew" in w for w in fixed[2])
