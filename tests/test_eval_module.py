@@ -34,7 +34,12 @@ def test_oracle_is_a_strict_success_and_result_is_complete(task, tmp_path):
     assert res["functional"]["summary"] == "85/85 items passed"
     perf = res["performance"]
     assert [i["id"] for i in perf["inputs"]] == ["n300", "n1500"]
-    assert res["strict_success"], res["failure"]
+    # The oracle is 7-40x faster; on a machine at load 20 the small input's
+    # interval can still straddle the 3x threshold: that is "inconclusive"
+    # (no reward, exit 3), never a rejection of the oracle.
+    decided = res["strict_success"]
+    if not decided:
+        assert res["failure"]["rule"] == "inconclusive", res["failure"]
     stored = load_result(tmp_path / "module-dedupe" / "result.json")
     assert stored["schema_version"] == results.SCHEMA_VERSION and results.verify(stored) is None
     assert len(stored["functional"]["items"]) == 85
@@ -45,7 +50,8 @@ def test_oracle_is_a_strict_success_and_result_is_complete(task, tmp_path):
     assert first["processes"] == first["blocks"] >= 5
     assert first["harness_ns_per_call"] > 0 and first["harness_share"] > 0
     assert stored["environment"]["clock"]
-    assert stored["reward"]["reward"] == 1.0 and stored["reward"]["compliant"] == 1.0
+    assert stored["reward"]["reward"] == (1.0 if decided else 0.0)
+    assert stored["reward"]["compliant"] == 1.0
 
 
 def test_reference_against_itself_is_indistinguishable(task):
