@@ -50,7 +50,7 @@ echo "setup: building and installing frontier-measure into .venv"
 # The build backend also lives in .venv, so later rebuilds (scripts/rebuild.sh)
 # and wheel builds (frontier-measure harbor export) work without build isolation.
 .venv/bin/pip install -q "scikit-build-core>=0.10" "pybind11>=2.13"
-.venv/bin/pip install -q -e '.[test,bench,kernel,docker,report,dev,platform,harbor,dashboard,author,cluster]'
+.venv/bin/pip install -q -e '.[test,bench,kernel,docker,report,dev,platform,harbor,dashboard,author,cluster,docs]'
 # Harbor itself (PyPI harbor), in a venv of its own: its tests load every task
 # with Harbor's task model and lint, and run real trials. Harbor needs
 # Python >= 3.12; the first one found (python3.13, python3.12 on PATH, then
