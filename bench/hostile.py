@@ -5,7 +5,7 @@ An entry is caught when the evaluation fails at the entry's stage for one of
 its rules (and, for attacks on the measurement, the speedup stays below the
 entry's max_speedup) and nothing of the sides outlives it. The tests run the
 same corpus (tests/test_hostile.py, tests/test_repository.py); this prints it
-whole, as a figure for the README.
+whole, as a figure for the benchmarks pages (docs/).
 
 Usage: python bench/hostile.py [--backend local|docker] [--only NAME ...]
 """

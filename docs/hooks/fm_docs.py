@@ -165,7 +165,6 @@ def _task_keys() -> list[tuple[str, str, str, str]]:
 
 def render_task_fields() -> str:
     _import_package()
-    spec = importlib.util.spec_from_file_location("_fm_task_for_docs", PACKAGE / "task.py")
     lines = ["| table | key | type | default |", "|---|---|---|---|"]
     seen = set()
     for table, key, kind, default in _task_keys():
@@ -174,7 +173,6 @@ def render_task_fields() -> str:
         seen.add((table, key))
         lines.append(f"| `{table}` | `{key}` | `{kind}` | {('`' + default + '`') if default else ''} |")
     # The timing table's keys and defaults are TimingSettings' fields.
-    assert spec is not None
     from frontier_measure import task as task_mod
 
     for f in dataclasses.fields(task_mod.TimingSettings):

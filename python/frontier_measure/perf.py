@@ -163,7 +163,7 @@ def _process_spec(
             raise _core.SpawnError(f"{name}: empty command")
         if shell:
             # Run as the shell would, without a shell left waiting in the
-            # measured window (shellcmd.py; README "Commands and the shell").
+            # measured window (shellcmd.py; docs/how-it-works/measurement.md, "Commands and the shell").
             from .shellcmd import argv as shell_argv
 
             argv = shell_argv(spec)

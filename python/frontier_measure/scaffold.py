@@ -300,7 +300,7 @@ network_mode = "no-network"
 workdir = "/workspace"
 ''')
     # instruction.md is also the base prompt; the agent platform gives an agent
-    # one of three prompts (README, "Running agents"): drafts of the others.
+    # one of three prompts (docs/getting-started/run-agents.md): drafts of the others.
     task_text = (f"`/workspace/{entry}/` is {origin}. Make it faster.\n\n"
                  "Keep the public API's behaviour exactly (TODO: name it: functions, values, "
                  "exceptions and their messages). Use only the modules the package already "
@@ -339,8 +339,8 @@ workdir = "/workspace"
 
 Drafted by `frontier-measure task new`.
 
-A case is {{"id", "covers", "ops"}}: operations on the public API (README,
-"Evaluating tasks"). Public callables found:
+A case is {{"id", "covers", "ops"}}: operations on the public API (docs/reference/task-format.md,
+"Operations of a case"). Public callables found:
 {chr(10).join("    " + n for n in api)}
 """
 

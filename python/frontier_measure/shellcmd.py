@@ -1,8 +1,8 @@
 """How a command string given "through the shell" is started, so that what is
 timed is the command itself and not a shell waiting for it. One rule, used by
 the CLI (`compare`, `check`: the default /bin/sh, or --shell SHELL) and by the
-Python API (`compare(..., shell=True)`), documented in the README ("Commands
-and the shell").
+Python API (`compare(..., shell=True)`), documented in docs/how-it-works/measurement.md
+("Commands and the shell").
 
 A shell that runs `sh -c 'prog args'` may fork, run prog as its child and
 wait for it (dash here does not exec the last command of -c): every timed run

@@ -7,7 +7,7 @@ and tests/:
 
     [metadata.frontier]  entry = "dedupe" (a module or, at package scale, a package)
     tests/checklist.toml [compliance] allowed_imports, prohibited_calls, allow
-    tests/cases.py       cases() and timing_inputs() (see README, "Evaluating tasks")
+    tests/cases.py       cases() and timing_inputs() (docs/reference/task-format.md)
 
 Each side runs in worker processes (frontier_measure.worker) started by the
 core's process runner from a private copy of the side's directory, as the
