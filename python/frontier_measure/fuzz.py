@@ -124,7 +124,7 @@ def differential(session: Any, task: Task, found: list[Target]) -> list[dict[str
                 _recycle(session)
             return ref, cand
 
-        def difference(raw: Any) -> Any:
+        def difference(raw: Any, seen: list[tuple[Any, Any]] = seen) -> Any:
             seen_here = observe(raw)
             if seen_here is None:
                 return None
