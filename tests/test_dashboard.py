@@ -111,6 +111,10 @@ def test_cumulative_metrics_and_funnels(syn: Path) -> None:
     assert perf == sorted(perf, reverse=True) and perf[-1] == m["totals"]["passed"]
     assert {c["label"] for c in m["configs"]} >= {"mini / fix / base / S1", "nop / - / lazy / S1"}
     assert all(c["pr_task"] is None or 0 <= c["pr_task"] <= 1 for c in m["configs"])
+    # Gate+ beside the gate; the funnel's last stage is gate+ (never more than the gate).
+    assert all({"pr_task_plus", "ce_plus", "cost_per_attempt", "usage_source"} <= set(c)
+               for c in m["configs"])
+    assert m["funnel"][-1][0] == "passed gate+" and m["funnel"][-1][1] <= m["funnel"][-2][1]
 
 
 # ---------------------------------------------------------------- the poller and its stream

@@ -352,7 +352,7 @@ function renderMetrics(m) {
   const t = m.totals;
   $("totals").innerHTML = [
     ["attempts", num(t.attempts)], ["running", num(t.running)], ["finished", num(t.finished)],
-    ["passed", num(t.passed)], ["cost", money(t.cost)], ["CE $/success", t.ce === null ? "n/a" : money(t.ce)],
+    ["passed", num(t.passed)], ["passed gate+", num(t.passed_plus ?? 0)], ["spent", money(t.cost)], ["CE $/success", t.ce === null ? "n/a" : money(t.ce)],
   ].map(([k, v]) => `<div class="card"><span class="label">${k}</span><span class="value">${v}</span></div>`).join("");
   $("funnel").innerHTML = bars(m.funnel);
   $("perf-funnel").innerHTML = m.performance_funnel[0][1] ? bars(m.performance_funnel) : "";
