@@ -198,6 +198,8 @@ def test_db_transitions_survive_reopen_and_recover(tmp_path: Path) -> None:
     db = Database(tmp_path / "s.sqlite")
     assert db.recover(run) == [2]
     assert db.attempt(1)["state"] == "finished" and db.attempt(1)["generation"] == 1
+    # Interrupted, with no runtime (the runner's death is not the attempt's end).
+    assert db.attempt(2)["state"] == "interrupted" and db.attempt(2)["wall_s"] is None
     assert db.start(2, "attempts/a00002") == 2
     with pytest.raises(RuntimeError):
         db.finish(2, 1, {"outcome": "failed"})  # a stale generation cannot finish it
@@ -207,6 +209,18 @@ def test_db_transitions_survive_reopen_and_recover(tmp_path: Path) -> None:
     kinds = [r["kind"] for r in db.rows("SELECT kind FROM events ORDER BY id")]
     assert kinds == ["planned", "started", "finished", "started", "interrupted", "started",
                      "finished", "retry"]
+    # A stopped runner interrupts a running attempt: its runtime ends there; a stale
+    # generation cannot; an interrupted attempt is retried as a finished one is.
+    g = db.start(1, "attempts/a00001")
+    db.set_stage(1, g, "lock-wait", "held by pid 42")
+    assert (db.attempt(1)["stage"], db.attempt(1)["stage_note"]) == ("lock-wait", "held by pid 42")
+    assert not db.interrupt(1, g - 1, 3.0, "stopped")
+    assert db.interrupt(1, g, 3.0, "the run was stopped")
+    row = db.attempt(1)
+    assert row["state"] == "interrupted" and row["wall_s"] == 3.0 and row["stage"] is None
+    assert row["error"] == "interrupted: the run was stopped" and row["spent"] == 0.0
+    db.retry(1)
+    assert db.attempt(1)["state"] == "pending"
     db.close()
 
 

@@ -37,6 +37,7 @@ from pathlib import Path
 IGNORED_PARTS = ("__pycache__", ".pytest_cache", ".mypy_cache")
 IGNORED_SUFFIXES = (".pyc",)
 LABEL = "frontier-measure.platform"  # value: the run database's id (see runner.db_label)
+CONTAINER_START_STOP_S = 3.0  # a stopped run waits this long for a `docker run` under way
 
 
 def _ignored(rel: str) -> bool:
@@ -293,7 +294,17 @@ class Container:
         if memory_mb:
             argv += ["--memory", f"{memory_mb}m", "--memory-swap", f"{memory_mb}m"]
         argv += ["--pids-limit", "1024", image, "sleep", "infinity"]
-        code, out, err = await run_process(argv, timeout=120)
+        started = asyncio.ensure_future(run_process(argv, timeout=120))
+        try:
+            code, out, err = await asyncio.shield(started)
+        except asyncio.CancelledError:
+            # A stopped run: killing `docker run` half-way could leave a container made
+            # behind its back; let it end (a few seconds at most), then remove what it made.
+            with contextlib.suppress(TimeoutError):
+                code, out, _ = await asyncio.wait_for(started, CONTAINER_START_STOP_S)
+                if code == 0 and out.strip():
+                    await run_process(["docker", "rm", "-f", out.strip()], timeout=60)
+            raise
         if code != 0:
             raise RuntimeError(f"docker run {image} failed: {err.strip()[-800:]}")
         return cls(out.strip(), workdir)
@@ -309,7 +320,8 @@ class Container:
 
 async def run_process(argv: list[str], timeout: float, cwd: Path | None = None,
                       env: dict[str, str] | None = None) -> tuple[int, str, str]:
-    """Run a command to completion (its whole session killed at the timeout)."""
+    """Run a command to completion (its whole session killed at the timeout, or when
+    the caller is cancelled)."""
     proc = await asyncio.create_subprocess_exec(*argv, cwd=cwd, env=env,
                                                 stdout=asyncio.subprocess.PIPE,
                                                 stderr=asyncio.subprocess.PIPE,
@@ -320,6 +332,10 @@ async def run_process(argv: list[str], timeout: float, cwd: Path | None = None,
         kill_session(proc.pid)
         await proc.wait()
         return -9, "", f"timed out after {timeout:g} s"
+    except asyncio.CancelledError:
+        kill_session(proc.pid)
+        await proc.wait()
+        raise
     return proc.returncode or 0, out.decode(errors="replace"), err.decode(errors="replace")
 
 

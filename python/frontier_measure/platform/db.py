@@ -5,9 +5,14 @@ Every state change is one transaction, so a runner killed at any instant
 
     pending  --start()-->  running  --finish()-->  finished
                               |
-                              +-- the runner died: recover() puts it back to pending;
-                              |   it is run again from scratch (a new generation)
-                              +-- its cluster node died: requeue() does the same, at once
+                              +-- the runner was stopped (SIGINT, SIGTERM): interrupt()
+                              |   makes it interrupted, with what it spent and how long
+                              |   it ran; the runner died (kill -9): recover() does the
+                              |   same at the next start
+                              +-- its cluster node died: requeue() puts it back to pending
+
+An interrupted attempt is run again from scratch (a new generation) by the next
+run of the spec, or by a retry, as a pending one is.
 
 A finished attempt is never run again unless asked (`retry()`). Artefacts
 (patches, transcripts, results) live on disk beside the database; an attempt
@@ -21,7 +26,7 @@ Tables:
              wall_s, agent_s, gate_s, steps, requests, tokens_in, tokens_out, tokens_cached,
              cost, files_changed, lines_added, lines_removed, speedup, codebleu, dir, error,
              delegated, children, tool_calls, tool_s, tool_tokens, lsp_s, lsp_tokens,
-             index_s, index_tokens, passed_plus, spent, usage_source)
+             index_s, index_tokens, passed_plus, spent, usage_source, stage, stage_note)
     events(id, run_id, attempt_id, generation, at, kind, data)
     requests(id, attempt_id, generation, at, api, path, model, status, latency_s,
              tokens_in, tokens_out, tokens_cached, tokens_cache_write, cost, usage_source,
@@ -111,7 +116,13 @@ ADDED_COLUMNS = (
     ("attempts", "spent", "REAL"),  # cost of every generation's requests (retried, interrupted)
     ("attempts", "usage_source", "TEXT"),  # api | estimated | mixed: where the tokens came from
     ("runs", "prices", "TEXT"),  # the price table the gateway used (JSON), for the exports
+    # What a running attempt is doing: agent | gate | lock-wait (the note names the
+    # measurement lock's holder) | cleanup; NULL once it is no longer running.
+    ("attempts", "stage", "TEXT"),
+    ("attempts", "stage_note", "TEXT"),
 )
+# States an attempt is run from (`start()`): never run, or interrupted by a stop.
+RUNNABLE = ("pending", "interrupted")
 # Figures an attempt's finish() may set (from the telemetry, the patch and the gate).
 FIGURES = ("outcome", "passed", "wall_s", "agent_s", "gate_s", "steps", "requests", "tokens_in",
            "tokens_out", "tokens_cached", "cost", "files_changed", "lines_added", "lines_removed",
@@ -260,26 +271,64 @@ class Database:
         return self.conn.execute("SELECT * FROM attempts WHERE id = ?", (attempt_id,)).fetchone()
 
     def recover(self, run_id: int) -> list[int]:
-        """Attempts left 'running' by a runner that died go back to 'pending'."""
+        """Attempts left 'running' by a runner that died become 'interrupted' (with
+        what they spent; the time they ran is not known, so none is counted)."""
         with self.tx() as c:
             rows = c.execute("SELECT id, generation FROM attempts WHERE run_id = ? AND state = "
                              "'running'", (run_id,)).fetchall()
             for r in rows:
-                c.execute("UPDATE attempts SET state = 'pending' WHERE id = ?", (r["id"],))
-                self._event(c, run_id, r["id"], r["generation"], "interrupted",
-                            {"reason": "the runner stopped while the attempt was running"})
+                self._interrupt(c, run_id, int(r["id"]), int(r["generation"]), None,
+                                "the runner died while the attempt was running")
         return [int(r["id"]) for r in rows]
 
-    def start(self, attempt_id: int, directory: str) -> int:
-        """pending -> running, in a new generation; returns the generation."""
+    def interrupt(self, attempt_id: int, generation: int, wall_s: float | None,
+                  reason: str) -> bool:
+        """running -> interrupted (a stopped runner): what the generation spent stays on
+        the bill, `wall_s` is how long it ran. False if it was not running."""
         with self.tx() as c:
             row = c.execute("SELECT run_id, state, generation FROM attempts WHERE id = ?",
                             (attempt_id,)).fetchone()
-            if row is None or row["state"] != "pending":
+            if row is None or row["state"] != "running" or row["generation"] != generation:
+                return False
+            self._interrupt(c, int(row["run_id"]), attempt_id, generation, wall_s, reason)
+        return True
+
+    def _interrupt(self, c: sqlite3.Connection, run_id: int, attempt_id: int, generation: int,
+                   wall_s: float | None, reason: str) -> None:
+        spend = spend_of(c, attempt_id)
+        # No end time when the runner died: how long the attempt ran is not known.
+        c.execute("UPDATE attempts SET state = 'interrupted', finished_at = ?, wall_s = ?, "
+                  "error = ?, spent = ?, usage_source = ?, stage = NULL, stage_note = NULL "
+                  "WHERE id = ?", (None if wall_s is None else now(), wall_s,
+                                   f"interrupted: {reason}", spend["spent"],
+                                   spend["usage_source"], attempt_id))
+        self._event(c, run_id, attempt_id, generation, "interrupted",
+                    {"reason": reason, "wall_s": wall_s, "spent": spend["spent"]})
+
+    def set_stage(self, attempt_id: int, generation: int, stage: str | None,
+                  note: str | None = None) -> None:
+        """What a running attempt is doing now (an event too, for the live views)."""
+        with self.tx() as c:
+            row = c.execute("SELECT run_id, state, generation FROM attempts WHERE id = ?",
+                            (attempt_id,)).fetchone()
+            if row is None or row["state"] != "running" or row["generation"] != generation:
+                return
+            c.execute("UPDATE attempts SET stage = ?, stage_note = ? WHERE id = ?",
+                      (stage, note, attempt_id))
+            self._event(c, row["run_id"], attempt_id, generation, "stage",
+                        {"stage": stage, "note": note})
+
+    def start(self, attempt_id: int, directory: str) -> int:
+        """pending (or interrupted) -> running, in a new generation; returns the generation."""
+        with self.tx() as c:
+            row = c.execute("SELECT run_id, state, generation FROM attempts WHERE id = ?",
+                            (attempt_id,)).fetchone()
+            if row is None or row["state"] not in RUNNABLE:
                 raise RuntimeError(f"attempt {attempt_id} is not pending")
             gen = int(row["generation"]) + 1
             c.execute("UPDATE attempts SET state = 'running', generation = ?, started_at = ?, "
-                      "dir = ?, " + ", ".join(f"{f} = NULL" for f in FIGURES) + " WHERE id = ?",
+                      "finished_at = NULL, stage = NULL, stage_note = NULL, dir = ?, "
+                      + ", ".join(f"{f} = NULL" for f in FIGURES) + " WHERE id = ?",
                       (gen, now(), directory, attempt_id))
             c.execute("DELETE FROM checks WHERE attempt_id = ?", (attempt_id,))
             self._event(c, row["run_id"], attempt_id, gen, "started", {})
@@ -301,7 +350,8 @@ class Database:
             spend = spend_of(c, attempt_id)
             figures = figures | {"spent": spend["spent"], "usage_source": spend["usage_source"]}
             cols = list(figures)
-            c.execute("UPDATE attempts SET state = 'finished', finished_at = ?"
+            c.execute("UPDATE attempts SET state = 'finished', stage = NULL, "
+                      "stage_note = NULL, finished_at = ?"
                       + "".join(f", {k} = ?" for k in cols) + " WHERE id = ?",
                       (finished_at or now(), *[figures[k] for k in cols], attempt_id))
             for ch in checks:

@@ -23,6 +23,7 @@ import shutil
 import subprocess
 import sys
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -67,15 +68,20 @@ class GateResult:
 
 
 def run_gate(task: PlatformTask, workspace: Path, out_dir: Path, *,
-             isolation: str | None = None, timeout_s: float = 600) -> GateResult:
-    """Judge the checkout `workspace` of one attempt (blocking; run it in a thread)."""
+             isolation: str | None = None, timeout_s: float = 600,
+             progress: Callable[[str], None] | None = None) -> GateResult:
+    """Judge the checkout `workspace` of one attempt (blocking: the runner runs it in
+    a process of its own, gate_process.py). `progress` is told each step."""
+    say = progress or (lambda text: None)
     if task.kind == "performance":
-        res = _performance(task, workspace, out_dir, isolation)
+        res = _performance(task, workspace, out_dir, isolation, progress)
         res.passed_plus = res.passed
     else:
+        say("AST tests")
         res = _ast_tests(task, workspace, timeout_s)
         if res.error is None:
-            gate_plus(task, workspace, res, timeout_s)
+            gate_plus(task, workspace, res, timeout_s, say)
+    say("CodeBLEU")
     diag = codebleu_check(task, workspace)
     if diag is not None:
         res.checks.append(diag)
@@ -87,12 +93,14 @@ def run_gate(task: PlatformTask, workspace: Path, out_dir: Path, *,
 
 
 def _performance(task: PlatformTask, workspace: Path, out_dir: Path,
-                 isolation: str | None) -> GateResult:
+                 isolation: str | None, progress: Callable[[str], None] | None = None) \
+        -> GateResult:
     from ..evaluate import evaluate
 
-    # The evaluation holds the measurement lock while it times (evaluate.py).
+    # The evaluation holds the measurement lock while it times (evaluate.py), and
+    # says so while it waits for it.
     try:
-        r = evaluate(task.path, workspace, out=out_dir, isolation=isolation)
+        r = evaluate(task.path, workspace, out=out_dir, isolation=isolation, progress=progress)
     except Exception as exc:  # the evaluation's own failure, not a verdict
         return GateResult(False, [Check("evaluation", None, f"{type(exc).__name__}: {exc}")],
                           error=f"the evaluation could not be completed: {exc}")
@@ -126,16 +134,19 @@ def _performance(task: PlatformTask, workspace: Path, out_dir: Path,
                       inconclusive=outcome(r) == "inconclusive")
 
 
-def gate_plus(task: PlatformTask, workspace: Path, res: GateResult, timeout_s: float) -> None:
+def gate_plus(task: PlatformTask, workspace: Path, res: GateResult, timeout_s: float,
+              say: Callable[[str], None] = lambda text: None) -> None:
     """Add gate+'s two checks (kind 'gate+') to a RefactorBench gate's result."""
     from . import static
     from .refactorbench import BASE_IMAGE
 
+    say("gate+: static check")
     try:
         ok, out, _ = static.static_check(task.pristine, workspace, timeout_s)
     except (RuntimeError, OSError, subprocess.TimeoutExpired) as exc:
         ok, out = None, f"not run: {type(exc).__name__}: {exc}"
     res.checks.append(Check("static-check", ok, out, kind="gate+"))
+    say("gate+: import smoke test")
     try:
         smoke, sout = static.import_smoke(task.path, task.pristine, workspace, BASE_IMAGE,
                                           timeout_s)

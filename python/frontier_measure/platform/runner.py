@@ -9,14 +9,21 @@ One attempt, from the task's pristine workspace to a verdict:
         traffic through the gateway, which records every request (gateway.py),
         its tool servers' measurements through the control endpoint (control.py)
     container removed; changes -> patch.diff, line counts
-    the gate, on the host (performance tasks: the evaluator, under the
-        machine-wide measurement lock)                          (gate.py)
+    the gate, on the host, in a process of its own (performance tasks: the
+        evaluator, under the machine-wide measurement lock; the wait for it is
+        the attempt's 'lock-wait' stage, naming the holder)  (gate.py, gate_process.py)
     artefacts written atomically; finish (db: running -> finished, figures, checks)
+
+A stop (SIGINT, SIGTERM) cancels every attempt wherever it is: agents' sessions
+killed, containers removed, checkouts unmounted, a gate stopped (SIGTERM, then
+its session killed), a wait for the measurement lock ended; each running attempt
+is recorded as interrupted, with what it spent and how long it ran. Then the
+signal goes on to the handler it had before the run (the CLI's: exit 130 / 143).
 
 Resuming after an interruption (kill -9 included) costs one start-up: the
 runner lock is taken, containers and scratch directories a dead runner left are
-removed, attempts it left 'running' go back to 'pending' and are run again from
-scratch; finished attempts are never redone.
+removed, attempts it left 'running' are recorded as interrupted, and interrupted
+attempts are run again from scratch; finished attempts are never redone.
 """
 
 from __future__ import annotations
@@ -29,6 +36,8 @@ import hashlib
 import json
 import os
 import shutil
+import signal
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -38,17 +47,19 @@ from typing import Any, TypeVar
 from ..results import verify, write_json, write_result
 from . import agents as agents_mod
 from . import checkout as co
+from . import gate_process
 from . import tasks as tasks_mod
 from .agents.command import tools_dir
 from .control import ControlServer
-from .db import Database
-from .gate import run_gate
+from .db import RUNNABLE, Database
 from .gateway import Endpoint, Gateway
 from .prices import PriceTable
 from .spec import NO_MODEL, Spec
 from .tree import AgentTree
 
 T = TypeVar("T")
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 Listener = Callable[[str, dict[str, Any]], None]
 
@@ -144,7 +155,43 @@ class Runner:
     # ------------------------------------------------------------------ the run
 
     def run(self, retry: int | None = None) -> RunSummary:
-        return asyncio.run(self.arun(retry))
+        """The run, until it ends or a SIGINT or SIGTERM stops it (in the main thread):
+        then every attempt is cancelled and cleaned up, and the signal is raised again
+        for the handler it had before (KeyboardInterrupt for SIGINT, the CLI's exit
+        status 143 for SIGTERM, or the default action)."""
+        if threading.current_thread() is not threading.main_thread():
+            return asyncio.run(self.arun(retry))
+        caught: list[int] = []
+        before = {sig: signal.getsignal(sig) for sig in STOP_SIGNALS}
+
+        async def main() -> RunSummary:
+            loop = asyncio.get_running_loop()
+            me = asyncio.current_task()
+            assert me is not None
+
+            def stop(sig: int) -> None:
+                if not caught:  # a second signal changes nothing: the stop is under way
+                    caught.append(sig)
+                    self.listener("stopping", {"signal": signal.Signals(sig).name})
+                    me.cancel()
+
+            for sig in STOP_SIGNALS:
+                loop.add_signal_handler(sig, stop, sig)
+            try:
+                return await self.arun(retry)
+            finally:
+                for sig in STOP_SIGNALS:
+                    loop.remove_signal_handler(sig)
+                    signal.signal(sig, before[sig])
+
+        try:
+            return asyncio.run(main())
+        except asyncio.CancelledError:
+            if not caught:
+                raise
+        # Everything is cleaned up: the signal goes where it went before the run.
+        signal.raise_signal(caught[0])
+        raise RunnerError(f"stopped by {signal.Signals(caught[0]).name}")
 
     async def arun(self, retry: int | None = None) -> RunSummary:
         started = time.perf_counter()
@@ -188,7 +235,8 @@ class Runner:
                 self.db.retry(retry)
                 todo = [retry]
             else:
-                todo = [int(r["id"]) for r in self.db.attempts(run_id, "pending") if r["key"] in keys]
+                todo = sorted(int(r["id"]) for state in RUNNABLE
+                              for r in self.db.attempts(run_id, state) if r["key"] in keys)
             self.prices = PriceTable.load(*spec.prices)
             self.db.set_prices(run_id, self.prices.entries)  # every export carries it
             servers, endpoints = self._endpoints()
@@ -210,6 +258,13 @@ class Runner:
                 workers = [asyncio.create_task(self._worker(queue))
                            for _ in range(min(spec.concurrency, max(1, len(todo))))]
                 await asyncio.gather(*workers)
+            except asyncio.CancelledError:
+                # Stopped: every attempt has unwound (gather waits for them). A container
+                # whose `docker run` was cut short may still have been made: none stays.
+                if spec.isolation == "docker":
+                    await asyncio.to_thread(co.remove_labelled_containers, self.label)
+                self.db.event(run_id, None, None, "runner-stopped", {"stopped": True})
+                raise
             finally:
                 await self.control.stop()
                 await self.gateway.stop()
@@ -296,6 +351,14 @@ class Runner:
         checks: list[dict[str, Any]] = []
         try:
             figures, checks = await self._attempt_body(row, gen, adir)
+        except asyncio.CancelledError:
+            # A stopped run: what the attempt made is gone (its body unwound); it is
+            # interrupted, to be run again, and its runtime stops here.
+            wall = time.perf_counter() - started
+            if self.db.interrupt(attempt_id, gen, wall, "the run was stopped"):
+                write_interrupted_record(self.db, adir, attempt_id)
+            self.listener("attempt-interrupted", info | {"wall_s": wall})
+            raise
         except Exception as exc:  # the platform's own failure: recorded, never a verdict
             figures = {"outcome": "error", "passed": 0, "passed_plus": 0,
                        "error": f"{type(exc).__name__}: {exc}"}
@@ -304,9 +367,16 @@ class Runner:
         self.db.finish(attempt_id, gen, figures, checks, finished_at=at)
         self.listener("attempt-done", info | figures)
 
+    def _stage(self, row: Any, gen: int, stage: str, note: str | None = None) -> None:
+        """What the attempt is doing now, in the database and for the listener."""
+        self.db.set_stage(row["id"], gen, stage, note)
+        self.listener("attempt-stage", dict(row) | {"generation": gen, "stage": stage,
+                                                    "note": note})
+
     async def _attempt_body(self, row: Any, gen: int, adir: Path) \
             -> tuple[dict[str, Any], list[dict[str, Any]]]:
         task = self.tasks[row["task"]]
+        self._stage(row, gen, "checkout")
         scratch = self.run_dir / "scratch" / f"{adir.name}-g{gen}"
         checkout = await _to_the_end(co.Checkout.create, task.pristine, scratch,
                                      undo=co.Checkout.close)
@@ -328,6 +398,7 @@ class Runner:
         try:
             if spec.isolation == "docker":
                 image = spec.image
+                self._stage(row, gen, "container")
                 container = await co.Container.start(
                     image, checkout.path, task.workdir,
                     {co.LABEL: self.label, f"{co.LABEL}.attempt": str(row["id"])},
@@ -342,6 +413,7 @@ class Runner:
                              transcript, spec.timeout_s, model, image=spec.image,
                              tool_path=[str(tools_bin)] if tools_bin else [])
             t0 = time.perf_counter()
+            self._stage(row, gen, "agent")
             outcome = await tree.run(task.prompt(row["prompt_mode"]))
             figures["agent_s"] = time.perf_counter() - t0
             figures.update(tree.figures())
@@ -373,6 +445,7 @@ class Runner:
             figures.update(outcome="agent-error", passed=0, passed_plus=0, error=outcome.error)
         else:
             t0 = time.perf_counter()
+            self._stage(row, gen, "gate")
             judged = checkout.path
             if task.kind == "performance":
                 # The candidate is what the patch says: the workspace without the
@@ -380,9 +453,22 @@ class Runner:
                 judged = adir / "candidate"
                 await asyncio.to_thread(shutil.copytree, checkout.path, judged, symlinks=True,
                                         ignore=co.ignore_tool_files)
-            gate = await asyncio.to_thread(run_gate, task, judged, adir / "evaluation",
-                                           isolation=spec.gate_isolation,
-                                           timeout_s=spec.gate_timeout_s)
+            shown: list[tuple[str, str | None]] = [("gate", None)]
+
+            def progress(text: str, holder: int | None) -> None:
+                # The wait for the measurement lock is a stage of its own, naming the
+                # holder; the database hears of changes of stage only.
+                now = ("lock-wait", f"held by pid {holder}" if holder else
+                       "held by another process") if holder is not None else ("gate", None)
+                if now != shown[-1]:
+                    shown.append(now)
+                    self._stage(row, gen, *now)
+
+            gate = await gate_process.run(task.path, judged, adir / "evaluation",
+                                          adir / ".gate-result.json",
+                                          isolation=spec.gate_isolation,
+                                          timeout_s=spec.gate_timeout_s,
+                                          log=adir / "gate.log", on_progress=progress)
             figures["gate_s"] = time.perf_counter() - t0
             write_json(gate.to_dict(), adir / "gate.json")
             label_results(row, figures, adir)
@@ -441,6 +527,18 @@ def write_attempt_record(db: Database, adir: Path, row: Any, gen: int,
                                    "usage_source": spend["usage_source"]}
     write_json({"attempt": final, "figures": figures, "agent": agent}, path)
     return at
+
+
+def write_interrupted_record(db: Database, adir: Path, attempt_id: int) -> None:
+    """attempt.json of an interrupted attempt: its row as interrupt() left it."""
+    row = db.attempt(attempt_id)
+    if row is None or not adir.is_dir():
+        return
+    try:
+        agent = json.loads((adir / "attempt.json").read_text()).get("agent")
+    except (OSError, ValueError):
+        agent = None
+    write_json({"attempt": dict(row), "figures": None, "agent": agent}, adir / "attempt.json")
 
 
 def label_results(row: Any, figures: dict[str, Any], adir: Path,

@@ -25,6 +25,7 @@ class LiveView:
         self.console = console or Console(file=sys.stderr)
         self.live_mode = self.console.is_terminal if live is None else live
         self.running: dict[int, tuple[dict[str, Any], float]] = {}
+        self.stages: dict[int, str] = {}  # what a running attempt is doing
         self.tally: dict[str, int] = {}
         self.todo = 0
         self._live: Live | None = None
@@ -35,11 +36,18 @@ class LiveView:
                         + "  ".join(f"{k} {v}" for k, v in sorted(self.tally.items())),
                   expand=False)
         t.add_column("running")
+        t.add_column("stage")
         t.add_column("for", justify="right")
         now = time.monotonic()
         for d, since in self.running.values():
-            t.add_row(_label(d), f"{now - since:.0f} s")
+            t.add_row(_label(d), escape(self.stages.get(d["id"], "")), f"{now - since:.0f} s")
         return t
+
+    def _say(self, line: str) -> None:
+        if self._live is not None:
+            self._live.console.print(line)
+        else:
+            self.console.print(line)
 
     def __call__(self, kind: str, d: dict[str, Any]) -> None:
         if kind == "start":
@@ -56,8 +64,25 @@ class LiveView:
             self.running[d["id"]] = (d, time.monotonic())
             if not self.live_mode:
                 self.console.print(f"start  {_label(d)}")
+        elif kind == "attempt-stage":
+            stage = d["stage"] + (f" ({d['note']})" if d.get("note") else "")
+            self.stages[d["id"]] = stage
+            if d["stage"] == "lock-wait":
+                # Queued behind another evaluation: said once, not only in the table.
+                self._say(escape(f"wait     #{d['id']} {d['task']}: waiting for the measurement "
+                                 f"lock ({d.get('note') or 'held by another process'})"))
+        elif kind == "stopping":
+            if self._live is not None:
+                self._live.stop()
+                self._live = None
+            self._say(f"stopping ({d['signal']}): interrupting the running attempts")
+        elif kind == "attempt-interrupted":
+            self.running.pop(d["id"], None)
+            self.stages.pop(d["id"], None)
+            self._say(f"interrupted {_label(d)} after {d.get('wall_s') or 0:.0f} s")
         elif kind == "attempt-done":
             self.running.pop(d["id"], None)
+            self.stages.pop(d["id"], None)
             outcome = d.get("outcome") or "?"
             self.tally[outcome] = self.tally.get(outcome, 0) + 1
             extra = escape(f" ({d['error']})") if d.get("error") and outcome != "passed" else ""
