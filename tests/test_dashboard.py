@@ -101,7 +101,13 @@ def test_cumulative_metrics_and_funnels(syn: Path) -> None:
     conn = connect_readonly(syn)
     rows = store.attempts(conn)
     m = store.cumulative(rows, store.stage_checks(conn))
+    # The queue's rows carry gate+ and what was spent: the totals are the database's.
+    plus = conn.execute("SELECT COUNT(*) FROM attempts WHERE state = 'finished' "
+                        "AND passed_plus = 1").fetchone()[0]
+    spent = conn.execute("SELECT SUM(cost) FROM requests").fetchone()[0]
     conn.close()
+    assert 0 < plus < m["totals"]["passed"] and m["totals"]["passed_plus"] == plus
+    assert m["totals"]["cost"] == pytest.approx(spent, rel=1e-5)
     finished = [r for r in rows if r["state"] == "finished"]
     assert m["totals"]["finished"] == len(finished) == 47
     assert m["totals"]["passed"] == sum(bool(r["passed"]) for r in finished)

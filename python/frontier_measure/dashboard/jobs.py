@@ -11,7 +11,8 @@ a runner starting at that instant fail.
 
 Stopping is what Ctrl-C does at a terminal: SIGINT, and the runner cancels its
 attempts (their agents' sessions are killed, their containers and checkouts
-removed) and leaves them to be run again from scratch at its next start.
+removed, their gates stopped) and records them as interrupted, to be run again
+from scratch at its next start or by a retry.
 Anything that start would still remove (a container whose removal was cut
 short) is removed as soon as the runner is gone. A runner still there after a grace
 period is killed, and what it leaves is removed the same way.

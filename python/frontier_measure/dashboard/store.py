@@ -34,7 +34,8 @@ ROW_FIELDS = ("id", "run_id", "task", "kind", "scale", "agent", "model", "prompt
               "number", "state", "generation", "outcome", "passed", "started_at", "finished_at",
               "wall_s", "agent_s", "gate_s", "steps", "requests", "tokens_in", "tokens_out",
               "tokens_cached", "cost", "files_changed", "lines_added", "lines_removed", "speedup",
-              "codebleu", "error", "dir")
+              "codebleu", "error", "dir", "passed_plus", "spent", "usage_source", "stage",
+              "stage_note")
 TELEMETRY = ("requests", "steps", "tokens_in", "tokens_out", "tokens_cached", "cost")
 ERROR_CHARS = 400
 # The gate's sub-checks of a performance task, in the order the evaluator runs them.
@@ -175,7 +176,7 @@ def row_view(a: dict[str, Any]) -> dict[str, Any]:
         out["error"] = out["error"][:ERROR_CHARS] + " ..."
     for k, v in out.items():
         if isinstance(v, float):
-            out[k] = round(v, 6 if k == "cost" else 3) if math.isfinite(v) else None
+            out[k] = round(v, 6 if k in ("cost", "spent") else 3) if math.isfinite(v) else None
     return out
 
 
@@ -201,6 +202,16 @@ def attempts(conn: sqlite3.Connection, ids: Iterable[int] | None = None) -> list
         live = telemetry(conn, [(int(r["id"]), int(r["generation"] or 0)) for r in running])
         for r in running:
             r.update(live.get(int(r["id"]), dict.fromkeys(TELEMETRY, 0)))
+    # What an unfinished attempt has spent so far, over every generation (a finished or
+    # interrupted one has it recorded).
+    open_ = [r for r in out if r["state"] in ("running", "pending")]
+    if open_:
+        marks, ids = _in(int(r["id"]) for r in open_)
+        spent = {int(x["attempt_id"]): float(x["spent"] or 0.0) for x in _all(
+            conn, f"SELECT attempt_id, SUM(cost) AS spent FROM requests "
+                  f"WHERE attempt_id IN ({marks}) GROUP BY attempt_id", ids)}
+        for r in open_:
+            r["spent"] = round(spent.get(int(r["id"]), 0.0), 6)
     return out
 
 
@@ -300,10 +311,11 @@ def cumulative(rows: Iterable[dict[str, Any]],
         "attempts": len(rows),
         "pending": sum(r.get("state") == "pending" for r in rows),
         "running": sum(r.get("state") == "running" for r in rows),
+        "interrupted": sum(r.get("state") == "interrupted" for r in rows),
         "finished": len(finished),
         "passed": sum(bool(r.get("passed")) for r in finished),
         "passed_plus": sum(bool(r.get("passed_plus")) for r in finished),
-        # every generation of a finished attempt (metrics.spent), a running one's so far
+        # every generation of every attempt (metrics.spent): finished, interrupted, running
         "cost": sum(metrics.spent(r) for r in rows),
         "tokens_in": sum(int(r.get("tokens_in") or 0) for r in rows),
         "tokens_out": sum(int(r.get("tokens_out") or 0) for r in rows),

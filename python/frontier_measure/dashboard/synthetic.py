@@ -67,7 +67,9 @@ def finish(db: Database, attempt_id: int, generation: int, outcome: str,
     tel = db.telemetry(attempt_id, generation)
     passed = outcome == "passed"
     figures: dict[str, Any] = {
-        "outcome": outcome, "passed": int(passed), "wall_s": rng.uniform(20, 400),
+        "outcome": outcome, "passed": int(passed),
+        # gate+ fails one passed attempt in five (no draw: the other figures stay as they were)
+        "passed_plus": int(passed and attempt_id % 5 != 0), "wall_s": rng.uniform(20, 400),
         "agent_s": rng.uniform(10, 300), "gate_s": rng.uniform(1, 30), **tel,
         "files_changed": rng.randint(1, 3) if outcome != "agent-error" else 0,
         "lines_added": rng.randint(0, 120), "lines_removed": rng.randint(0, 80),

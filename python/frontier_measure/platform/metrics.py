@@ -270,7 +270,7 @@ def _costs(rows: Sequence[dict[str, Any]]) -> tuple[float | None, float | None]:
     """(cost per attempt, cost per success) of some attempts."""
     if not rows:
         return None, None
-    cost = sum(float(a.get("cost") or 0.0) for a in rows)
+    cost = sum(spent(a) for a in rows)  # every generation, as the summary counts it
     passed = sum(bool(a.get("passed")) for a in rows)
     return cost / len(rows), (cost / passed if passed else None)
 

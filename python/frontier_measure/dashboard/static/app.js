@@ -72,14 +72,25 @@ async function api(path, options = {}) {
 }
 
 // What the queue shows as an attempt's status: its outcome once finished;
-// "interrupted" for one left running by a runner that is no longer there.
+// "interrupted" for one a stopped runner recorded so, or left running by a runner
+// that is no longer there; "lock wait" while its gate waits for the measurement lock.
 function statusOf(a) {
   if (a.state === "finished") return a.outcome || "finished";
   if (a.state === "running" && !state.status.runner.active) return "interrupted";
+  if (a.state === "running" && a.stage === "lock-wait") return "lock wait";
   return a.state;
 }
+// What the status badge's tooltip says: the error, or the stage and its note.
+function statusNote(a, st) {
+  if (a.error) return a.error;
+  if (a.state === "running" && a.stage === "lock-wait") return `waiting for the measurement lock, ${a.stage_note || "held by another process"}`;
+  if (a.state === "running" && a.stage) return `running: ${a.stage}${a.stage_note ? " (" + a.stage_note + ")" : ""}`;
+  return st;
+}
+// Only a running attempt's runtime moves: an interrupted one ran until the stop.
 function runtimeOf(a) {
-  if (a.state === "running") { const t = parseTime(a.started_at); return t ? now() - t : null; }
+  if (a.state === "running" && state.status.runner.active) { const t = parseTime(a.started_at); return t ? now() - t : null; }
+  if (a.state === "running") return null;
   if (a.wall_s !== null && a.wall_s !== undefined) return a.wall_s;
   const t0 = parseTime(a.started_at); const t1 = parseTime(a.finished_at);
   return t0 && t1 ? t1 - t0 : null;
@@ -105,7 +116,7 @@ function rowHTML(a) {
   const retry = a.state === "running" ? "" : '<button type="button" class="retry" title="retry: run this attempt again, alone" aria-label="retry">↻</button>';
   return `<td class="num">${a.id}</td><td title="${esc(a.task)} #${a.number}">${esc(taskLabel(a))} <span class="muted">#${a.number}</span></td>`
     + `<td title="${esc(modelLabel(a))}">${esc(modelLabel(a))}</td><td title="prompt mode ${esc(a.prompt_mode)}, regime ${esc(a.regime)}">${esc(MODES[a.prompt_mode] || a.prompt_mode)}<span class="muted"> ${esc(a.regime)}</span></td>`
-    + `<td><span class="badge ${esc(st)}" title="${esc(a.error || st)}">${esc(st)}</span></td>`
+    + `<td><span class="badge ${esc(st.replace(" ", "-"))}" title="${esc(statusNote(a, st))}">${esc(st)}</span></td>`
     + `<td class="num runtime">${duration(runtimeOf(a))}</td><td>${mark}</td><td>${retry}</td>`;
 }
 
@@ -351,7 +362,7 @@ function renderMetrics(m) {
   state.metrics = m;
   const t = m.totals;
   $("totals").innerHTML = [
-    ["attempts", num(t.attempts)], ["running", num(t.running)], ["finished", num(t.finished)],
+    ["attempts", num(t.attempts)], ["running", num(t.running)], ["interrupted", num(t.interrupted ?? 0)], ["finished", num(t.finished)],
     ["passed", num(t.passed)], ["passed gate+", num(t.passed_plus ?? 0)], ["spent", money(t.cost)], ["CE $/success", t.ce === null ? "n/a" : money(t.ce)],
   ].map(([k, v]) => `<div class="card"><span class="label">${k}</span><span class="value">${v}</span></div>`).join("");
   $("funnel").innerHTML = bars(m.funnel);
