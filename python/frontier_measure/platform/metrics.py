@@ -279,7 +279,7 @@ def regime_table(attempts: Sequence[dict[str, Any]]) -> tuple[list[str], list[li
     """Per configuration: pass rate, what an attempt costs and what a success costs,
     and what the regime's tools cost (means per attempt; the tool servers' own
     measurements, the model's tokens are in the cost already)."""
-    headers = ["configuration", "attempts", "pass rate", "cost/attempt $", "cost/success $",
+    headers = ["configuration", "attempts", "pass rate", "spent $/attempt", "spent $/success",
                "tool calls", "tool s", "tool tokens", "LSP s", "LSP tokens", "index s",
                "delegated"]
     rows = []
@@ -348,8 +348,8 @@ def regime_pairs(attempts: Sequence[dict[str, Any]]) -> list[RegimePair]:
 
 def regime_pairs_table(pairs: Sequence[RegimePair]) -> tuple[list[str], list[list[str]]]:
     headers = ["first", "second", "pairs", "pass rate first", "pass rate second", "difference",
-               "first only", "second only", "McNemar exact p", "cost/attempt $ first, second",
-               "cost/success $ first, second"]
+               "first only", "second only", "McNemar exact p", "spent $/attempt first, second",
+               "spent $/success first, second"]
     rows = []
     for r in pairs:
         p = r.paired

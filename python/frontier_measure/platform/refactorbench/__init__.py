@@ -311,7 +311,7 @@ def _test_names(test: Path) -> set[str]:
         tree = ast.parse(test.read_text())
     except (OSError, SyntaxError, ValueError):
         return set()
-    out = set()
+    out: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Constant) and isinstance(node.value, str) \
                 and re.fullmatch(r"[\w./-]+", node.value):
