@@ -268,7 +268,8 @@ def test_a_live_run_launched_retried_stopped_and_exported(tmp_path: Path, page: 
     stopped = Database(db_path, readonly=True)
     try:
         rows = {r["model"]: r for r in stopped.attempts()}
-        assert rows["give-up"]["state"] == "running"  # to be run again from scratch next time
+        # Interrupted, with the time it ran: to be run again from scratch next time.
+        assert rows["give-up"]["state"] == "interrupted" and rows["give-up"]["wall_s"] > 0
         assert rows["fix"]["outcome"] == fix_state and rows["wrong-fix"]["generation"] == 2
     finally:
         stopped.close()

@@ -715,7 +715,7 @@ async function submitLaunch(ev) {
 
 function tick() {
   // Runtimes of running attempts move by themselves.
-  for (const tr of $("attempt-rows").querySelectorAll('tr[data-state="running"]')) {
+  for (const tr of $("attempt-rows").querySelectorAll('tr[data-state="running"], tr[data-state="lock wait"]')) {
     const a = state.attempts.get(Number(tr.dataset.id));
     const cell = a && tr.querySelector(".runtime");
     if (cell) cell.textContent = duration(runtimeOf(a));
