@@ -104,6 +104,7 @@ def test_mini_swe_agent_with_scripted_models_in_docker(tmp_path: Path) -> None:
 
 @pytest.mark.needs_docker
 @pytest.mark.slow
+@pytest.mark.timeout(1200)  # three gates, each with gate+'s pyright (100-150 s at load 20)
 @needs_mini
 @needs_snapshot
 def test_resume_after_kill_9_of_the_runner(tmp_path: Path) -> None:
