@@ -161,7 +161,8 @@ scripts = "{EXAMPLES / 'scripted-model'}"
         checkout.process_start(agent_pid) != pid_file.read_text().split()[1]
     c = sqlite3.connect(db)
     try:
-        kinds = [k for (k,) in c.execute("SELECT kind FROM events WHERE attempt_id = 2 ORDER BY id")]
+        kinds = [k for (k,) in c.execute("SELECT kind FROM events WHERE attempt_id = 2 "
+                                         "AND kind != 'stage' ORDER BY id")]
         gens = {g for (g,) in c.execute("SELECT DISTINCT generation FROM requests WHERE attempt_id = 2")}
     finally:
         c.close()
