@@ -8,8 +8,9 @@ while mini-swe-agent, driven by the scripted model, runs a command, and while an
 attempt's gate waits for the measurement lock another process holds; the run
 must exit 143 (130) within 5 s, leaving no mount, no container with its label
 and no process, and record the attempt as interrupted, with what it spent.
-The spend of every generation (the interrupted one, then one that ran to its
-end) is then checked by hand against the gateway's rows and the price table.
+The spend of every generation (the interrupted one, the one that ran again to its
+time limit, a retry) is then checked by hand against the gateway's rows and the
+price table.
 """
 
 from __future__ import annotations
@@ -233,11 +234,13 @@ def test_sigterm_while_the_agent_works_and_what_every_generation_spent(tmp_path:
     assert record["attempt"]["state"] == "interrupted"
 
     # The next run starts the interrupted attempt over; this time the agent's time
-    # limit ends it (no gate: a timed-out agent is not judged).
+    # limit ends it (no gate: a timed-out agent is not judged). Then it is retried.
     _spec(tmp_path, timeout_s=75)
-    r = subprocess.run([sys.executable, "-m", "frontier_measure", "run", str(spec), "--db",
-                        str(db), "--quiet"], capture_output=True, text=True, timeout=600)
-    assert r.returncode == 0, r.stdout + r.stderr
+    for retry in ([], ["--retry", "1"]):
+        r = subprocess.run([sys.executable, "-m", "frontier_measure", "run", str(spec), "--db",
+                            str(db), "--quiet", *retry], capture_output=True, text=True,
+                           timeout=600)
+        assert r.returncode == 0, r.stdout + r.stderr
     d = Database(db, readonly=True)
     try:
         (a,) = [dict(x) for x in d.attempts()]
@@ -245,25 +248,25 @@ def test_sigterm_while_the_agent_works_and_what_every_generation_spent(tmp_path:
         files = export.csv_files(d)
     finally:
         d.close()
-    assert a["state"] == "finished" and a["outcome"] == "timeout" and a["generation"] == 2
+    assert a["state"] == "finished" and a["outcome"] == "timeout" and a["generation"] == 3
     # By hand: every request's cost from its token counts and the spec's price table.
     for q in rows:
         plain = q["tokens_in"] - q["tokens_cached"]
         by_hand = (plain * 3.0 + q["tokens_cached"] * 0.75 + q["tokens_out"] * 15.0) / 1e6
         assert q["cost"] == pytest.approx(by_hand, rel=1e-9) and q["usage_source"] == "api"
-    gen1 = sum(q["cost"] for q in rows if q["generation"] == 1)
-    gen2 = sum(q["cost"] for q in rows if q["generation"] == 2)
-    assert gen1 == pytest.approx(first["c"]) and gen2 > 0
-    # The attempt's own cost is its last generation's; what it spent is both.
-    assert a["cost"] == pytest.approx(gen2)
-    assert a["spent"] == pytest.approx(gen1 + gen2) and a["usage_source"] == "api"
+    gen = [sum(q["cost"] for q in rows if q["generation"] == g) for g in (1, 2, 3)]
+    assert gen[0] == pytest.approx(first["c"]) and gen[1] > 0 and gen[2] > 0
+    total = sum(gen)
+    # The attempt's own cost is its last generation's; what it spent is all three.
+    assert a["cost"] == pytest.approx(gen[2])
+    assert a["spent"] == pytest.approx(total) and a["usage_source"] == "api"
     (s,) = metrics.summarize([a])
-    assert s.cost == pytest.approx(gen1 + gen2) and s.cost_per_attempt == pytest.approx(gen1 + gen2)
+    assert s.cost == pytest.approx(total) and s.cost_per_attempt == pytest.approx(total)
     assert s.finished == 1 and s.ce is None and s.usage_source == "api"
     (row,) = csv.DictReader(io.StringIO(files["summary.csv"]))
-    assert row["spent $ total"] == f"{gen1 + gen2:.5f}" and row["tokens from"] == "api"
+    assert row["spent $ total"] == f"{total:.5f}" and row["tokens from"] == "api"
     record = json.loads((db.parent / a["dir"] / "attempt.json").read_text())["attempt"]
-    assert record["state"] == "finished" and record["spent"] == pytest.approx(gen1 + gen2)
+    assert record["state"] == "finished" and record["spent"] == pytest.approx(total)
     assert _leftovers(db) == ([], [])
 
 
