@@ -16,6 +16,7 @@
     prices.py         the price table (TOML, user-extensible) and token counting
     scripted_model.py a deterministic model server that plays scripted trajectories
     gate.py           the conjunctive verification gate (+ CodeBLEU as a diagnostic)
+    gate_process.py   the gate in a process of its own, which a stopped run stops
     refactorbench/    the RefactorBench importer and its AST-test runner
     metrics.py        PR_task, cost per success, McNemar's exact test, tables
     export.py         a whole run as ZIP and CSV
