@@ -705,9 +705,13 @@ def record(task_dirs: tuple[Path, ...], runs: int | None, isolation: str | None)
               default=None, help="Write every mutant's outcome and diff as JSON.")
 @click.option("--show", type=click.Choice(["survived", "all", "none"]), default="survived",
               show_default=True, help="Which mutants' diffs to print.")
+@click.option("--fresh", is_flag=True,
+              help="Run each mutant in a new interpreter with every case (slower; the "
+                   "default forks each from one warm worker and stops at its first "
+                   "differing case; module and package scale).")
 @_task_errors
 def mutate(task_dir: Path, limit: int | None, seed: int, max_time: float | None,
-           json_out: Path | None, show: str) -> None:
+           json_out: Path | None, show: str, fresh: bool) -> None:
     """Mutation testing of a task's reference (its Python source; module,
     package and repository scale).
 
@@ -726,7 +730,8 @@ def mutate(task_dir: Path, limit: int | None, seed: int, max_time: float | None,
 
     # A stop from outside (SIGTERM, as from `timeout`) reports like Ctrl-C.
     signal.signal(signal.SIGTERM, signal.default_int_handler)
-    r = run_mutants(task_dir, limit=limit, seed=seed, max_time=max_time, progress=progress)
+    r = run_mutants(task_dir, limit=limit, seed=seed, max_time=max_time, progress=progress,
+                    fresh=fresh)
     click.echo("", err=True)
     for o in r.outcomes:
         if show == "all" or (show == "survived" and o.status in ("survived", "not-covered")):

@@ -33,10 +33,16 @@ from __future__ import annotations
 
 import ast
 import collections
+import contextlib
 import difflib
+import math
 import os
 import random
+import select
 import shutil
+import signal
+import subprocess
+import sys
 import tempfile
 import time
 import tomllib
@@ -45,10 +51,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import _mutantrun as _wire
 from . import golden as golden_file
 from .authoring import copy_code, run_cases
 from .compliance import python as python_compliance
 from .diff import compare_items
+from .observe import pack, unpack
 from .runners import load
 from .task import Task, TaskError
 
@@ -351,13 +359,19 @@ def equivalent_ids(task: Task) -> set[str]:
 
 def mutate(path: str | Path, *, limit: int | None = None, seed: int = 0,
            max_time: float | None = None,
-           progress: Callable[[str], None] | None = None) -> MutationReport:
+           progress: Callable[[str], None] | None = None,
+           fresh: bool = False) -> MutationReport:
     """Run every mutant of a module, package or repository task's reference
     (or `limit` of them, drawn with `seed`) against its functional cases.
 
     The mutants run in an order drawn with `seed`, so the ones run before a
     stop (`max_time` seconds, or Ctrl-C) are a random sample of them, not
-    the first lines of the first file; the report says where it stopped."""
+    the first lines of the first file; the report says where it stopped.
+
+    Module and package mutants are forked from one warm worker and stopped
+    at their first differing case (`_WarmJudge`); `fresh` runs each in a
+    new interpreter with every case instead (the path before, for
+    comparison: bench/mutate_speed.py)."""
     started = time.perf_counter()
     # The task as named is checked first, so that its errors (a missing or
     # broken directory, a kernel task) name it and nothing is copied for them.
@@ -375,21 +389,22 @@ def mutate(path: str | Path, *, limit: int | None = None, seed: int = 0,
         shutil.copytree(named.path, snapshot, symlinks=True)
         try:
             return _mutate(snapshot, Path(tmp), limit=limit, seed=seed, max_time=max_time,
-                           progress=progress, started=started)
+                           progress=progress, started=started, fresh=fresh)
         except TaskError as exc:
             raise TaskError(named.path, exc.problems) from None
 
 
 def _mutate(path: Path, tmp: Path, *, limit: int | None, seed: int, max_time: float | None,
-            progress: Callable[[str], None] | None, started: float) -> MutationReport:
+            progress: Callable[[str], None] | None, started: float,
+            fresh: bool = False) -> MutationReport:
     task, runner = load(path)
     recorded = golden_file.load(task, golden_file.digest(task.reference_dir,
                                                          runner.held_out(task)))
     cases = runner.cases(task)
     equivalent = equivalent_ids(task)
     report = MutationReport(task=task.name)
-    judge: _Judge = _ProgramJudge(task, runner, cases, tmp) \
-        if task.scale == "repository" else _FunctionJudge(task, cases, tmp)
+    judge: _Judge = _ProgramJudge(task, runner, cases, tmp) if task.scale == "repository" \
+        else _FunctionJudge(task, cases, tmp) if fresh else _WarmJudge(task, cases, tmp)
     judge.excluded = list(recorded["excluded"])
     with judge:
         t0 = time.perf_counter()
@@ -402,13 +417,14 @@ def _mutate(path: Path, tmp: Path, *, limit: int | None, seed: int, max_time: fl
                                                  tolerance=task.tolerance) if r.passed}
         compared = {k: v for k, v in recorded["items"].items() if k in same}
         report.baseline_ignored = sorted(set(recorded["items"]) - set(compared))
+        judge.prepare(compared)
         mutants = [m for rel, p in judge.sources() for m in mutants_of(rel, p.read_bytes())]
         report.drawn_from = len(mutants)
         # An id in mutants.toml that names no mutant (a line moved, a typo) is
         # said, not silently ignored: the mutant it meant would count as survived.
         report.unknown_equivalents = sorted(equivalent - {m.id for m in mutants})
         mutants = random.Random(seed).sample(mutants, min(len(mutants), limit or len(mutants)))
-        timeout = max(10.0, base_s * 5)
+        timeout = judge.timeout(base_s)
         # The budget is for mutants: set-up (the copies, the first plain run,
         # which may take minutes on a big task) is reported apart.
         report.setup_s = time.perf_counter() - started
@@ -474,6 +490,13 @@ class _Judge:
     def killed_by(self, expected: dict[str, Any], timeout: float) -> str | None:
         raise NotImplementedError
 
+    def prepare(self, expected: dict[str, Any]) -> None:
+        """Called once with the items mutants are compared on, before the first."""
+
+    def timeout(self, baseline_s: float) -> float:
+        """How long a mutant may take (wall clock) before it counts as hung."""
+        return max(10.0, baseline_s * 5)
+
     def __enter__(self) -> _Judge:
         return self
 
@@ -507,6 +530,252 @@ class _FunctionJudge(_Judge):
     def killed_by(self, expected: dict[str, Any], timeout: float) -> str | None:
         return _killed_by(run_cases(self.task, self.root, self.cases, timeout=timeout),
                           expected, self.task, self.excluded)
+
+
+class _WarmJudge(_FunctionJudge):
+    """Module and package scale, fast: one warm worker (_mutantrun.py) for
+    the whole run, a fresh child forked from it per mutant, the cases that
+    killed most mutants so far run first, and the child stopped at the first
+    case whose items differ.
+
+    Isolation between mutants is by fork, not by clean-up: the warm worker
+    has imported the worker's modules and the standard library modules the
+    reference uses, and compiled the reference's files, but never imported
+    or run the reference; each mutant is imported and run in a child of it
+    that ends with the mutant, so module state, caches, patched modules and
+    threads left by one mutant are never seen by the next. Re-importing the
+    mutated modules in one long-lived process would not give that: a mutant
+    can change what it does not own (a standard-library module, builtins, a
+    registry), and purging `sys.modules` undoes none of it.
+
+    The order of the cases changes only where the reference itself does not
+    care: its cases run in reverse give the golden items (checked once,
+    `prepare`). A mutant that passes every case in the changed order is run
+    once more in the cases' own order, so every mutant the plain run kills
+    is killed here too (one whose outputs depend on what ran before
+    included). Coverage is still measured by one plain run at set-up (the
+    base class's `baseline`), as are the timeouts' wall-clock base; each
+    child also gets a CPU-time limit of 20 times the reference's own run (at
+    least 2 s), which ends a loop sooner than the wall clock on a quiet
+    machine."""
+
+    def __init__(self, task: Task, cases: list[Any], tmp: Path) -> None:
+        super().__init__(task, cases, tmp)
+        self.tmp = tmp
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.kills: collections.Counter[int] = collections.Counter()
+        self.by_case: dict[str, dict[str, Any]] = {}
+        self.order_free = False
+        self.cpu_limit = 60
+        self.preload: list[str] = []
+        self.cold_s = 0.0
+
+    # ---- the warm worker
+
+    def _start(self) -> None:
+        self._stop_worker()
+        env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+        env["PYTHONHASHSEED"] = "0"
+        home = self.tmp / "warm"
+        home.mkdir(exist_ok=True)
+        self.proc = subprocess.Popen([sys.executable, "-B", "-m", "frontier_measure._mutantrun"],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL, cwd=home, env=env)
+        self._send({"init": {"root": str(self.root), "entry": self.task.entry,
+                             "imports": list(self.task.imports),
+                             "errfile": str(home / "stderr"),
+                             "cases": [[c.id, c.payload] for c in self.cases]}})
+        self._expect_ok()
+        if self.preload:
+            self._send({"preload": self.preload})
+            self._expect_ok()
+
+    def _send(self, msg: dict[str, Any]) -> None:
+        assert self.proc is not None and self.proc.stdin is not None
+        with contextlib.suppress(BrokenPipeError):  # it ended: the next read says so
+            _wire.write_frame(self.proc.stdin.fileno(), b"E", pack(msg))
+
+    def _read(self, deadline: float | None) -> tuple[bytes, Any] | None:
+        """The worker's next frame; None when `deadline` passes first.
+        _WorkerGone when the worker ended."""
+        assert self.proc is not None and self.proc.stdout is not None
+        fd = self.proc.stdout.fileno()
+        if deadline is not None:
+            ready, _, _ = select.select([fd], [], [], max(0.0, deadline - time.monotonic()))
+            if not ready:
+                return None
+        got = _wire.read_frame(fd)
+        if got is None:
+            raise _WorkerGone(f"the warm worker ended (status {self.proc.wait()})")
+        kind, body = got
+        return kind, unpack(body)
+
+    def _expect_ok(self) -> None:
+        got = self._read(time.monotonic() + 600)
+        if got is None or got[0] != b"Z" or not got[1].get("ok"):
+            raise TaskError(self.task.path, ["the warm worker of mutate did not start"])
+
+    def _stop_worker(self) -> None:
+        if self.proc is not None:
+            if self.proc.stdin is not None:
+                self.proc.stdin.close()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+            if self.proc.stdout is not None:
+                self.proc.stdout.close()
+            self.proc = None
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop_worker()
+
+    # ---- one run of the cases in a fresh child
+
+    def _run(self, order: list[int], timeout: float,
+             check: Callable[[int, dict[str, Any]], str | None] | None,
+             modules: bool = False) -> _WarmRun:
+        """Run the cases of `order` in a child; `check(case index, frame)`
+        says why the child is stopped (the first difference), or None."""
+        if self.proc is None or self.proc.poll() is not None:
+            self._start()
+        run = _WarmRun()
+        self._send({"run": {"order": order, "cpu": self.cpu_limit, "modules": modules}})
+        deadline = time.monotonic() + timeout
+        stopped = False
+        while True:
+            got = self._read(None if stopped else deadline)
+            if got is None:  # hung: stopped, and its end awaited without a deadline
+                run.why = run.why or f"timed out after {timeout:g} s"
+                self._send({"stop": True})
+                stopped = True
+                continue
+            kind, msg = got
+            if kind == b"Z":
+                if "started" in msg:
+                    continue
+                run.cpu_s = float(msg.get("cpu_s", 0.0))
+                if run.why is None and not run.done:
+                    run.why = self._ended(msg)
+                return run
+            if "error" in msg:
+                run.error = str(msg["error"])
+            elif "done" in msg:
+                run.done = True
+                run.modules = list(msg.get("modules", []))
+            elif "case" in msg:
+                i = int(msg["case"])
+                if "failure" in msg:
+                    run.failures[self.cases[i].id] = str(msg["failure"])
+                else:
+                    run.items.update(msg["items"])
+                if run.why is None and check is not None:
+                    run.why = check(i, msg)
+                    if run.why is not None:
+                        run.killer = i
+            if run.error and run.why is None:
+                run.why = run.error
+            if run.why is not None and not stopped:
+                self._send({"stop": True})
+                stopped = True
+
+    def _ended(self, msg: dict[str, Any]) -> str:
+        if msg.get("bad"):
+            return f"wrote {msg['bad']}"
+        status = int(msg.get("exit", 0))
+        if status in (-signal.SIGXCPU, -signal.SIGKILL) and not msg.get("stopped"):
+            return f"used more than its CPU time limit ({self.cpu_limit} s)"
+        tail = str(msg.get("stderr", "")).strip().splitlines()[-3:]
+        return f"exited with status {status}: " + " | ".join(tail)
+
+    # ---- the judge
+
+    def baseline(self) -> dict[str, Any]:
+        t0 = time.perf_counter()
+        cold = super().baseline()
+        self.cold_s = time.perf_counter() - t0
+        everything = list(range(len(self.cases)))
+        # A first warm run says which standard-library modules the reference
+        # imports: the warm worker then imports them once, for every child.
+        probe = self._run(everything, max(60.0, self.task.case_timeout_s), None, modules=True)
+        self.preload = probe.modules
+        self._send({"preload": self.preload})
+        self._expect_ok()
+        warm = self._run(everything, max(60.0, self.task.case_timeout_s), None)
+        if warm.why or warm.failures:
+            raise TaskError(self.task.path, [
+                f"the reference does not run its cases in mutate's warm worker: "
+                f"{warm.why or next(iter(warm.failures.items()))}"])
+        self.cpu_limit = max(2, math.ceil(20 * warm.cpu_s))
+        # Only items both runs reproduce are compared (an item that depends on
+        # the process it runs in cannot tell mutants apart).
+        same = {r.id for r in compare_items(cold, warm.items, excluded=self.excluded,
+                                            tolerance=self.task.tolerance) if r.passed}
+        return {k: v for k, v in cold.items() if k in same}
+
+    def prepare(self, expected: dict[str, Any]) -> None:
+        for key, value in expected.items():
+            self.by_case.setdefault(key.split("/", 1)[0], {})[key] = value
+        backwards = list(range(len(self.cases)))[::-1]
+        rev = self._run(backwards, max(60.0, self.task.case_timeout_s), self._differs)
+        self.order_free = rev.why is None and rev.done
+
+    def timeout(self, baseline_s: float) -> float:
+        return max(10.0, self.cold_s * 5)
+
+    def _differs(self, i: int, msg: dict[str, Any]) -> str | None:
+        cid = self.cases[i].id
+        if "failure" in msg:
+            return f"case '{cid}' failed: {msg['failure']}"
+        return _first_difference(self.by_case.get(cid, {}), msg["items"], self.task,
+                                 self.excluded)
+
+    def order(self) -> list[int]:
+        plain = list(range(len(self.cases)))
+        if not self.order_free:
+            return plain
+        return sorted(plain, key=lambda i: -self.kills[i])
+
+    def killed_by(self, expected: dict[str, Any], timeout: float) -> str | None:
+        order = self.order()
+        why = self._judged(order, timeout)
+        if why is None and order != list(range(len(self.cases))):
+            # Passed every case in the changed order: once more in their own.
+            why = self._judged(list(range(len(self.cases))), timeout)
+        return why
+
+    def _judged(self, order: list[int], timeout: float) -> str | None:
+        for attempt in (1, 2):
+            try:
+                run = self._run(order, timeout, self._differs)
+            except _WorkerGone as exc:
+                # The warm worker itself ended (the machine's OOM killer, say):
+                # started again, and the mutant run once more before it counts.
+                self.proc = None
+                if attempt == 2:
+                    return str(exc)
+                continue
+            if run.killer is not None:
+                self.kills[run.killer] += 1
+            return run.why
+        return None
+
+
+class _WorkerGone(Exception):
+    pass
+
+
+@dataclass
+class _WarmRun:
+    items: dict[str, Any] = field(default_factory=dict)
+    failures: dict[str, str] = field(default_factory=dict)
+    error: str | None = None
+    why: str | None = None  # the first difference, failure or end: why it is killed
+    killer: int | None = None  # the case that showed it
+    done: bool = False
+    modules: list[str] = field(default_factory=list)
+    cpu_s: float = 0.0
 
 
 class _ProgramJudge(_Judge):
