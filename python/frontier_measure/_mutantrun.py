@@ -31,6 +31,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import importlib.machinery
+import math
 import os
 import resource
 import select
@@ -73,6 +74,20 @@ def read_frame(fd: int) -> tuple[bytes, bytes] | None:
     if body is None or size < 1:
         return None
     return body[:1], body[1:]
+
+
+CPU_WATCH_S = 0.05  # how often a child's CPU time is read
+_TICK = os.sysconf("SC_CLK_TCK")
+
+
+def _cpu_s(pid: int) -> float:
+    """CPU time a process has used so far (0 once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            fields = f.read().rsplit(b")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / _TICK  # utime, stime
 
 
 class _Frames:
@@ -197,7 +212,8 @@ class _Server:
 
     def run(self, req: dict[str, Any]) -> None:
         order = [int(i) for i in req["order"]]
-        cpu = max(1, int(req.get("cpu", 60)))
+        cpu_limit = float(req.get("cpu", 60.0))
+        cpu = math.ceil(cpu_limit) + 1  # the kernel's limit, should the watch below miss
         r, w = os.pipe()
         err = os.open(self.errfile, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         pid = os.fork()
@@ -222,10 +238,15 @@ class _Server:
             os.setpgid(pid, pid)
         self.reply({"started": pid})
         frames = _Frames(r)
-        stopped = False
+        stopped = over_cpu = False
         try:
             while not frames.eof:
-                ready, _, _ = select.select([r, self.ctl_in], [], [])
+                ready, _, _ = select.select([r, self.ctl_in], [], [], CPU_WATCH_S)
+                if not stopped and _cpu_s(pid) > cpu_limit:
+                    # A loop: ended on its CPU time, which a busy machine does
+                    # not stretch as it does the wall clock.
+                    stopped = over_cpu = True
+                    os.killpg(pid, signal.SIGKILL)
                 if self.ctl_in in ready:
                     got = read_frame(self.ctl_in)
                     if got is None:  # the evaluator is gone
@@ -250,6 +271,7 @@ class _Server:
             f.seek(max(0, os.fstat(f.fileno()).st_size - 4000))
             tail = f.read().decode(errors="replace")
         self.reply({"exit": os.waitstatus_to_exitcode(status), "stopped": stopped,
+                    "over_cpu": over_cpu,
                     "bad": frames.bad, "stderr": tail,
                     "cpu_s": usage.ru_utime + usage.ru_stime})
 

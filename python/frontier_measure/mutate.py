@@ -35,7 +35,6 @@ import ast
 import collections
 import contextlib
 import difflib
-import math
 import os
 import random
 import select
@@ -532,6 +531,12 @@ class _FunctionJudge(_Judge):
                           expected, self.task, self.excluded)
 
 
+# A mutant's child is ended as hung after this many times the CPU time the
+# reference's own child took (import and every case), and never below the floor.
+CPU_FACTOR = 20.0
+CPU_FLOOR_S = 0.5
+
+
 class _WarmJudge(_FunctionJudge):
     """Module and package scale, fast: one warm worker (_mutantrun.py) for
     the whole run, a fresh child forked from it per mutant, the cases that
@@ -554,10 +559,11 @@ class _WarmJudge(_FunctionJudge):
     once more in the cases' own order, so every mutant the plain run kills
     is killed here too (one whose outputs depend on what ran before
     included). Coverage is still measured by one plain run at set-up (the
-    base class's `baseline`), as are the timeouts' wall-clock base; each
-    child also gets a CPU-time limit of 20 times the reference's own run (at
-    least 2 s), which ends a loop sooner than the wall clock on a quiet
-    machine."""
+    base class's `baseline`), as is the wall-clock timeout's base. Each child
+    is also ended when its CPU time passes CPU_FACTOR times the reference's
+    own child's (at least CPU_FLOOR_S): a loop costs that, not the wall-clock
+    timeout, which a busy machine stretches (at load 18 on 2 CPUs a hung
+    mutant took its full 14 s)."""
 
     def __init__(self, task: Task, cases: list[Any], tmp: Path) -> None:
         super().__init__(task, cases, tmp)
@@ -566,7 +572,7 @@ class _WarmJudge(_FunctionJudge):
         self.kills: collections.Counter[int] = collections.Counter()
         self.by_case: dict[str, dict[str, Any]] = {}
         self.order_free = False
-        self.cpu_limit = 60
+        self.cpu_limit = 60.0
         self.preload: list[str] = []
         self.cold_s = 0.0
 
@@ -684,8 +690,9 @@ class _WarmJudge(_FunctionJudge):
         if msg.get("bad"):
             return f"wrote {msg['bad']}"
         status = int(msg.get("exit", 0))
-        if status in (-signal.SIGXCPU, -signal.SIGKILL) and not msg.get("stopped"):
-            return f"used more than its CPU time limit ({self.cpu_limit} s)"
+        if msg.get("over_cpu") or status in (-signal.SIGXCPU, -signal.SIGKILL) \
+                and not msg.get("stopped"):
+            return f"used more than its CPU time limit ({self.cpu_limit:.2g} s)"
         tail = str(msg.get("stderr", "")).strip().splitlines()[-3:]
         return f"exited with status {status}: " + " | ".join(tail)
 
@@ -707,7 +714,7 @@ class _WarmJudge(_FunctionJudge):
             raise TaskError(self.task.path, [
                 f"the reference does not run its cases in mutate's warm worker: "
                 f"{warm.why or next(iter(warm.failures.items()))}"])
-        self.cpu_limit = max(2, math.ceil(20 * warm.cpu_s))
+        self.cpu_limit = max(CPU_FLOOR_S, CPU_FACTOR * warm.cpu_s)
         # Only items both runs reproduce are compared (an item that depends on
         # the process it runs in cannot tell mutants apart).
         same = {r.id for r in compare_items(cold, warm.items, excluded=self.excluded,
