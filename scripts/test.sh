@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Sets up and runs the whole test suite: C++ core tests (ctest) and pytest.
+# Installs every tier of scripts/setup.sh (the tests cover them all) and starts
+# the services (Docker engine, base image).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+bash scripts/setup.sh --with all
 if [ -f scripts/services.sh ]; then bash scripts/services.sh; fi
 
 echo "== C++ core tests (ctest)"

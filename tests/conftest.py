@@ -1,5 +1,5 @@
 """Markers that skip, with the reason, where this machine cannot run a test.
-CI installs and starts everything (scripts/setup.sh, scripts/services.sh), so
+CI installs and starts everything (scripts/setup.sh --with all, scripts/services.sh), so
 there these tests run."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import pytest
 @cache
 def _docker_reason() -> str | None:
     if shutil.which("docker") is None:
-        return "docker client not installed (scripts/setup.sh installs docker.io)"
+        return "docker client not installed (scripts/setup.sh --with docker installs docker.io)"
     try:
         r = subprocess.run(["docker", "info"], capture_output=True, timeout=20)
     except (OSError, subprocess.TimeoutExpired) as exc:
@@ -52,7 +52,8 @@ def _skip_reason(marker: str) -> str | None:
         return _perf_reason()
     if marker == "needs_riscv_gcc":
         return None if shutil.which("riscv64-unknown-elf-gcc") else (
-            "riscv64-unknown-elf-gcc not installed (scripts/setup.sh installs gcc-riscv64-unknown-elf)")
+            "riscv64-unknown-elf-gcc not installed "
+            "(scripts/setup.sh --with riscv installs gcc-riscv64-unknown-elf)")
     return None
 
 

@@ -28,7 +28,7 @@ MINI = ROOT / ".agents" / "bin" / "mini"
 TIMING = "frontier_timing"
 
 needs_ray = pytest.mark.skipif(importlib.util.find_spec("ray") is None,
-                               reason="ray not installed (the cluster extra; scripts/setup.sh)")
+                               reason="ray not installed (scripts/setup.sh --with cluster)")
 needs_mini = pytest.mark.skipif(not MINI.exists(),
                                 reason="mini-swe-agent not installed (scripts/agents.sh)")
 
