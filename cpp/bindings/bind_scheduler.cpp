@@ -58,32 +58,37 @@ fm::SideError run_failed(const std::string& side, const std::string& what_ran,
 // (the runner kills the process group), so there is nothing to suspend.
 // An optional `prepare` command runs before every run and `conclude` after
 // it, untimed: each run's cost is its own process's, from exec to exit, so
-// they add nothing to the batch.
+// they add nothing to the batch. With `ignore_failure` the command's non-zero
+// exit code is part of what it does (grep finding nothing, a linter finding
+// something), not an error; a signal or a timeout still is, and so is any
+// failure of prepare or conclude.
 class CommandSide : public Side {
 public:
     CommandSide(fm::process::Spec spec, std::string name,
                 std::optional<fm::process::Spec> prepare = std::nullopt,
-                std::optional<fm::process::Spec> conclude = std::nullopt)
+                std::optional<fm::process::Spec> conclude = std::nullopt,
+                bool ignore_failure = false)
         : spec_(std::move(spec)), name_(std::move(name)), prepare_(std::move(prepare)),
-          conclude_(std::move(conclude)) {}
+          conclude_(std::move(conclude)), ignore_failure_(ignore_failure) {}
     Batch measure(uint64_t loops) override {
         Batch b;
         b.loops = loops;
         b.cpu_ns = 0;
         // One run of a spec, the GIL released while it runs; a failure is the side's error.
-        auto run = [this](const fm::process::Spec& spec, const char* what) {
+        auto run = [this](const fm::process::Spec& spec, const char* what, bool exit_ok) {
             fm::process::Result res;
             {
                 py::gil_scoped_release release;
                 res = fm::process::run(spec);
             }
-            if (!res.ok()) throw run_failed(name_, what, res, spec.timeout_s);
+            bool exited = res.signal == 0 && !res.timed_out && res.exit_code >= 0;
+            if (!res.ok() && !(exit_ok && exited)) throw run_failed(name_, what, res, spec.timeout_s);
             return res;
         };
         for (uint64_t i = 0; i < loops; ++i) {
-            if (prepare_) run(*prepare_, "prepare command");
-            fm::process::Result r = run(spec_, "command");
-            if (conclude_) run(*conclude_, "conclude command");
+            if (prepare_) run(*prepare_, "prepare command", false);
+            fm::process::Result r = run(spec_, "command", ignore_failure_);
+            if (conclude_) run(*conclude_, "conclude command", false);
             b.wall_ns += r.wall_ns;
             b.cpu_ns += r.user_ns + r.sys_ns;
             if (b.counters.empty()) {
@@ -106,6 +111,7 @@ private:
     fm::process::Spec spec_;
     std::string name_;
     std::optional<fm::process::Spec> prepare_, conclude_;
+    bool ignore_failure_;
     fm::process::Result last_;
 };
 
@@ -125,9 +131,9 @@ void bind_scheduler(py::module_& m) {
              py::arg("counters") = std::vector<std::string>{});
     py::class_<CommandSide, Side, std::shared_ptr<CommandSide>>(m, "CommandSide")
         .def(py::init<fm::process::Spec, std::string, std::optional<fm::process::Spec>,
-                      std::optional<fm::process::Spec>>(),
+                      std::optional<fm::process::Spec>, bool>(),
              py::arg("spec"), py::arg("name"), py::arg("prepare") = py::none(),
-             py::arg("conclude") = py::none())
+             py::arg("conclude") = py::none(), py::arg("ignore_failure") = false)
         .def_property_readonly("last", &CommandSide::last);
 
     py::class_<Plan>(m, "Plan")

@@ -63,10 +63,39 @@ def _terminated(signum: int, frame: object) -> None:
     raise Terminated()
 
 
+# The top-level commands by audience, in the order --help lists them.
+SECTIONS = (
+    ("Timing", ("info", "compare", "check")),
+    ("Evaluation", ("eval", "report", "schema")),
+    ("Authoring", ("task", "validate", "record", "mutate", "sim", "harbor")),
+    ("Agents", ("run", "serve", "export", "refactorbench")),
+)
+# The agent platform's own servers, started by `run` for its agents (and by its
+# tests) as `python -m frontier_measure NAME ...`: callable, left out of the list.
+PLUMBING = ("delegate", "index", "lsp", "scripted-model")
+
+
 class _Group(click.Group):
     """Turns the core's own errors and missing extras into one clear line
     instead of a traceback, and a stop (SIGINT, SIGTERM) into its own exit
-    status once everything started has been cleaned up."""
+    status once everything started has been cleaned up. Its help lists the
+    commands by audience (SECTIONS)."""
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        if self is not main:
+            return super().format_commands(ctx, formatter)
+        shown = {name: cmd for name in self.list_commands(ctx)
+                 if (cmd := self.get_command(ctx, name)) is not None and not cmd.hidden}
+        placed = {name for _, names in SECTIONS for name in names}
+        groups = [(title, [n for n in names if n in shown]) for title, names in SECTIONS]
+        groups.append(("Other commands", [n for n in shown if n not in placed]))
+        limit = formatter.width - 6 - max(map(len, shown), default=0)
+        for title, names in groups:
+            if names:
+                with formatter.section(title):
+                    formatter.write_dl([(n, shown[n].get_short_help_str(limit)) for n in names])
+        with formatter.section("Plumbing of the agent platform (started by run, not typed)"):
+            formatter.write_text(", ".join(PLUMBING))
 
     def invoke(self, ctx: click.Context) -> object:
         import signal
@@ -137,6 +166,9 @@ def main(ctx: click.Context, quiet: bool, color: bool | None) -> None:
     strict success, --threshold not met, problems found); 2 bad command line
     (nothing run); 3 the work could not be done (broken task, missing extra);
     130 / 143 stopped by SIGINT / SIGTERM (what was started is cleaned up).
+
+    -q and --color / --no-color may also follow the command
+    (frontier-measure eval tasks/ -q).
     """
     ctx.obj = {"quiet": quiet}
     if color is None and os.environ.get("NO_COLOR"):
@@ -312,6 +344,9 @@ def _baseline_error(exc: Any) -> click.ClickException:
                    "cost (README: 'Commands and the shell'). 'none' splits CMD into words and "
                    "runs it directly.")
 @click.option("-N", "no_shell", is_flag=True, help="The same as --shell=none.")
+@click.option("-i", "--ignore-failure", is_flag=True,
+              help="A command's non-zero exit code is part of its work, not an error (as "
+                   "hyperfine's -i); a signal or a timeout still ends the comparison.")
 @click.option("--seed", default=0, show_default=True, help="Seed of the AB/BA round order.")
 @click.option("--prepare", metavar="CMD",
               help="Run before every timed run of either side, untimed (e.g. to drop caches or "
@@ -336,8 +371,9 @@ def _baseline_error(exc: Any) -> click.ClickException:
               metavar="DIR", help="Where baselines are saved [default: .frontier-measure/baselines].")
 def compare(commands: tuple[str, ...], reference: str | None, candidate: str | None,
             rounds: str | int, warmup: int, threshold: float | None, cost: str, precision: float,
-            max_time: float, timeout: float, shell: str | None, no_shell: bool, seed: int,
-            prepare: str | None, conclude: str | None, setup: str | None, cleanup: str | None,
+            max_time: float, timeout: float, shell: str | None, no_shell: bool,
+            ignore_failure: bool, seed: int, prepare: str | None, conclude: str | None,
+            setup: str | None, cleanup: str | None,
             parameter_scan: tuple[str, str, str] | None, parameter_step: str | None,
             parameter_list: tuple[str, str] | None, json_out: Path | None,
             export_markdown: Path | None, export_csv: Path | None, show_output: bool,
@@ -391,6 +427,7 @@ def compare(commands: tuple[str, ...], reference: str | None, candidate: str | N
     settings = comparisons.Settings(
         rounds=rounds, warmup=warmup, threshold=threshold, cost=cost, precision=precision,
         max_time=max_time, timeout=timeout, shell=shell, seed=seed, show_output=show_output,
+        ignore_failure=ignore_failure,
         prepare=prepare, conclude=conclude, setup=setup, cleanup=cleanup, parameter=param)
 
     measured = _measure(jobs, settings)
@@ -1225,13 +1262,11 @@ def _platform_errors(fn):
               help="The run's database (default: runs/<name>/state.sqlite).")
 @click.option("--retry", type=int, metavar="ATTEMPT",
               help="Run this one attempt again (by its number in the database), from scratch.")
-@click.option("--quiet", is_flag=True, help="No progress output.")
 @click.option("--cluster", "cluster", metavar="ADDRESS",
               help="Run the attempts on the Ray cluster at ADDRESS (host:port of its head, "
                    "or 'auto'); this process writes the database. Needs the cluster extra.")
 @_platform_errors
-def run_cmd(spec_path: Path, db: Path | None, retry: int | None, quiet: bool,
-            cluster: str | None) -> None:
+def run_cmd(spec_path: Path, db: Path | None, retry: int | None, cluster: str | None) -> None:
     """Run the agents of an experiment SPEC (TOML) on its tasks.
 
     Attempts run in parallel (each from a fresh checkout, in its own container),
@@ -1242,7 +1277,7 @@ def run_cmd(spec_path: Path, db: Path | None, retry: int | None, quiet: bool,
     from .platform import metrics, runner, spec, view
 
     s = spec.load(spec_path)
-    listener = None if quiet else view.LiveView()
+    listener = None if quiet() else view.LiveView()
     if cluster:
         from .platform.cluster import ClusterRunner
 
@@ -1351,7 +1386,7 @@ def refactorbench_import(snapshot: Path | None, out: Path | None, select: tuple[
         rb.build_images(tasks, shown)
 
 
-@main.command(name="scripted-model")
+@main.command(hidden=True, name="scripted-model")
 @click.argument("scripts", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--port", default=8555, show_default=True, help="Port on 127.0.0.1.")
 def scripted_model(scripts: Path, port: int) -> None:
@@ -1372,7 +1407,7 @@ def scripted_model(scripts: Path, port: int) -> None:
 # ----------------------------------------------------------------- regimes: tools
 
 
-@main.group()
+@main.group(hidden=True)
 def index() -> None:
     """A code index of a source tree: AST-aware or naive chunks, BM25 (regime S2)."""
 
@@ -1438,7 +1473,7 @@ def index_serve(root: Path, chunker: str, k: int, port: int | None, no_cache: bo
     serve(root, chunker, http_port=port, cache=not no_cache, k=k)
 
 
-@main.group()
+@main.group(hidden=True)
 def lsp() -> None:
     """Language-server feedback on edits (regimes with lsp = "pyright")."""
 
@@ -1473,7 +1508,7 @@ def lsp_check(root: Path, files: tuple[str, ...], server: str, pristine: Path | 
         fb.close()
 
 
-@main.group()
+@main.group(hidden=True)
 def delegate() -> None:
     """Delegation to a child agent (regime S3); served to the agents of a run."""
 
@@ -1485,3 +1520,43 @@ def delegate_serve() -> None:
     from .platform.delegate_server import serve
 
     serve()
+
+
+# ----------------------------------------------------------------- global options
+
+
+def _quiet_after(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    if value:
+        root = ctx.find_root()
+        root.obj = {**(root.obj or {}), "quiet": True}
+
+
+def _color_after(ctx: click.Context, param: click.Parameter, value: bool | None) -> None:
+    if value is not None:
+        # The command's own context and those above it: click.style and echo
+        # ask the context they run in, the output helpers may ask the root.
+        c: click.Context | None = ctx
+        while c is not None:
+            c.color = value
+            c = c.parent
+
+
+def _global_options(cmd: click.Command) -> None:
+    """Give every command the root's -q and --color/--no-color, so that they
+    may follow the command as well as precede it; the later one wins."""
+    names = {o for p in cmd.params for o in (*p.opts, *p.secondary_opts)}
+    if not names & {"-q", "--quiet"}:
+        cmd.params.append(click.Option(["-q", "--quiet"], is_flag=True, expose_value=False,
+                                       callback=_quiet_after,
+                                       help="No progress on stderr (global option)."))
+    if not names & {"--color", "--no-color"}:
+        cmd.params.append(click.Option(["--color/--no-color"], default=None, expose_value=False,
+                                       callback=_color_after,
+                                       help="Colour the verdicts or not (global option)."))
+    if isinstance(cmd, click.Group):
+        for sub in cmd.commands.values():
+            _global_options(sub)
+
+
+for _cmd in main.commands.values():
+    _global_options(_cmd)

@@ -140,6 +140,7 @@ class Settings:
     shell: str | None = "/bin/sh"  # None: commands split into words, run directly
     seed: int = 0
     show_output: bool = False
+    ignore_failure: bool = False  # a command's non-zero exit code is not an error
     prepare: str | None = None   # before every timed run, untimed
     conclude: str | None = None  # after every timed run, untimed
     setup: str | None = None     # once before each comparison
@@ -247,6 +248,7 @@ def run(jobs: Sequence[Job], settings: Settings,
                 precision=settings.precision, max_time=settings.max_time,
                 timeout=settings.timeout, shell=settings.shell == "/bin/sh", seed=settings.seed,
                 show_output=settings.show_output, prepare=prepare, conclude=conclude,
+                ignore_failure=settings.ignore_failure,
                 progress=None if progress is None else progress(k, job))
         except BaseException:
             if cleanup:

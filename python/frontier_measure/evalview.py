@@ -75,6 +75,15 @@ def evaluation(res: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def row_name(task: dict[str, Any]) -> str:
+    """A task as the summary names it: scale/name, without the name's namespace
+    and without the scale repeated ("frontier-measure/kernel-histogram" of the
+    kernel scale is kernel/histogram, as its directory is)."""
+    scale = str(task["scale"])
+    short = str(task["name"]).split("/")[-1]
+    return f"{scale}/{short.removeprefix(scale + '-') or short}"
+
+
 def suite(rows: list[dict[str, Any]], names: list[str] | None = None) -> str:
     """One line per evaluation (of a task's oracle, or of the candidate `names` gives)."""
     out = []
@@ -87,7 +96,7 @@ def suite(rows: list[dict[str, Any]], names: list[str] | None = None) -> str:
         rounds = ",".join(str(i.get("rounds")) for i in perf.get("inputs", []))
         fail = r.get("failure")
         out.append([
-            f"{r['task']['scale']}/{r['task']['name'].split('/')[-1]}",
+            row_name(r["task"]),
             _yn((r.get("compliance") or {}).get("compliant")),
             (fun.get("summary") or (f"{fun['passed']}/{fun['total']}" if "total" in fun else "-")
              ).replace(" items passed", ""),

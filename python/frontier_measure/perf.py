@@ -122,19 +122,22 @@ def make_side(
     show_output: bool = False,
     prepare: Command | None = None,
     conclude: Command | None = None,
+    ignore_failure: bool = False,
 ) -> _core.Side:
     """Turn a callable, a command string/argv, or a ready Side into a Side.
 
     For commands: `show_output` lets them write to this process's own stdout
     and stderr instead of having their output captured and dropped;
     `prepare` runs before and `conclude` after every timed run, untimed
-    (the same shell, timeout and output as the command)."""
+    (the same shell, timeout and output as the command); `ignore_failure`
+    takes the command's non-zero exit code as part of its work, not as an
+    error (killed by a signal or timed out still is one)."""
     if isinstance(spec, _core.Side):
         return spec
     if callable(spec):
-        if prepare is not None or conclude is not None or show_output:
-            raise ValueError(f"{name}: prepare, conclude and show_output apply to commands, "
-                             "not to callables")
+        if prepare is not None or conclude is not None or show_output or ignore_failure:
+            raise ValueError(f"{name}: prepare, conclude, show_output and ignore_failure apply "
+                             "to commands, not to callables")
         return _core.CallableSide(spec, list(counters))
     p = _process_spec(spec, name=name, counters=counters, shell=shell, timeout=timeout, cwd=cwd,
                       env=env, cpus=cpus, show_output=show_output)
@@ -142,7 +145,7 @@ def make_side(
                                                    timeout=timeout, cwd=cwd, env=env, cpus=cpus,
                                                    show_output=show_output)
              for what, c in (("prepare", prepare), ("conclude", conclude))]
-    return _core.CommandSide(p, name, hooks[0], hooks[1])
+    return _core.CommandSide(p, name, hooks[0], hooks[1], ignore_failure)
 
 
 def _process_spec(
@@ -606,6 +609,7 @@ def compare(
     show_output: bool = False,
     prepare: Command | None = None,
     conclude: Command | None = None,
+    ignore_failure: bool = False,
     progress: Progress | None = None,
 ) -> Comparison:
     """Time `candidate` against `reference` in paired, interleaved rounds.
@@ -623,7 +627,9 @@ def compare(
     Commands only: `show_output=True` lets them write to this process's
     stdout and stderr (by default their output is captured and dropped);
     `prepare` runs before every timed run and `conclude` after it, untimed
-    (a command, with the same shell and timeout), e.g. to drop caches.
+    (a command, with the same shell and timeout), e.g. to drop caches;
+    `ignore_failure=True` accepts a non-zero exit code of either command
+    (hyperfine's -i): only a signal or a timeout ends the comparison.
 
     Counters (`counters=["task-clock", ...]`) are attached only when asked:
     a command with counters is started the slower way (fork and hold before
@@ -636,7 +642,8 @@ def compare(
     # A counter cost is always attached, first, so it leads the perf group.
     needed = [cost] if cost in ("instructions", "cycles") else []
     attached = list(dict.fromkeys([*needed, *(counters or [])]))
-    hooks: dict[str, Any] = {"show_output": show_output, "prepare": prepare, "conclude": conclude}
+    hooks: dict[str, Any] = {"show_output": show_output, "prepare": prepare, "conclude": conclude,
+                             "ignore_failure": ignore_failure}
     ref = make_side(reference, name="reference", counters=attached, shell=shell, timeout=timeout,
                     **hooks)
     cand = make_side(candidate, name="candidate", counters=attached, shell=shell, timeout=timeout,
