@@ -46,6 +46,25 @@ def test_verifier_writes_zero_reward_when_the_evaluator_cannot_run(tmp_path):
     assert "does not exist" in (logs / "eval.txt").read_text()
 
 
+def test_the_verifiers_output_is_what_harbor_keeps(tmp_path):
+    # Harbor sends test.sh's output to test-stdout.txt in the log directory: it
+    # carries the evaluator's output (also in eval.txt) and the reward.
+    task = quick_task(tmp_path, "module", "dedupe")
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    env = {**os.environ, "FM_TASK_DIR": str(task), "FM_CANDIDATE": str(tmp_path / "nothing"),
+           "FM_LOGS": str(logs), "FM_PYTHON": sys.executable}
+    with open(logs / "test-stdout.txt", "w") as out:
+        subprocess.run([str(task / "tests" / "test.sh")], env=env, stdout=out,
+                       stderr=subprocess.STDOUT, timeout=300, check=False)
+    shown = (logs / "test-stdout.txt").read_text()
+    evaluator = (logs / "eval.txt").read_text()
+    assert "does not exist" in evaluator
+    assert evaluator in shown
+    reward = (logs / "reward.json").read_text().strip()
+    assert f"reward.json: {reward}" in shown
+
+
 @pytest.mark.slow
 def test_the_verifier_runs_nothing_the_environment_plants(tmp_path):
     # What an agent could leave for the verifier's shell: a frontier-measure

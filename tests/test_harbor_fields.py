@@ -102,3 +102,16 @@ def test_validate_reports_harbor_problems_even_when_the_task_loads(tmp_path):
     r = CliRunner().invoke(main, ["validate", str(dest)])
     assert r.exit_code == 1
     assert "3 problem(s)" in r.output and "authors" in r.output and "Traceback" not in r.output
+
+
+@pytest.mark.parametrize("task", find_tasks(TASKS, full=True), ids=lambda p: str(p.relative_to(TASKS)))
+def test_every_task_suite_included_tells_harbor_lint_its_verifier_is_shared(task):
+    # What `harbor lint` asks (tests/test_harbor_real.py runs it), checked here
+    # without Harbor: a missing ignore is a problem `validate` names.
+    d = doc(task)
+    assert "shared-verifier" in d["metadata"]["harbor"]["lint"]["ignore"]
+    assert harbor_fields.check(d) == []
+    del d["metadata"]["harbor"]
+    assert any("[metadata.harbor.lint].ignore" in p for p in harbor_fields.check(d))
+    d["verifier"]["environment_mode"] = "separate"
+    assert harbor_fields.check(d) == []

@@ -1,5 +1,5 @@
-"""Harbor's own answers on every bundled and every exported task: its task model
-loads each one (harbor.models.task.task.Task, as `harbor run` does) and its
+"""Harbor's own answers on every task (bundled and suite) and every exported one:
+its task model loads each one (harbor.models.task.task.Task, as `harbor run` does) and its
 static checker (`harbor lint`) finds nothing. Harbor needs Python >= 3.12 and
 lives in its own venv (.harbor-venv, made by scripts/setup.sh; $FM_HARBOR
 names another venv)."""
@@ -18,6 +18,7 @@ from frontier_measure import harbor
 from frontier_measure.task import find_tasks
 
 BUNDLED = find_tasks(ROOT / "tasks")
+EVERY = find_tasks(ROOT / "tasks", full=True)  # the suite built from real code too
 HARBOR_VENV = Path(os.environ.get("FM_HARBOR", ROOT / ".harbor-venv"))
 HARBOR = HARBOR_VENV / "bin" / "harbor"
 PYTHON = HARBOR_VENV / "bin" / "python"
@@ -80,9 +81,17 @@ def test_harbor_loads_every_bundled_task():
         assert v["name"].startswith("frontier-measure/")
 
 
-def test_harbor_lint_passes_every_bundled_task():
-    r = harbor_lint(BUNDLED)
+def test_harbor_lint_passes_every_task_suite_included():
+    assert len(EVERY) > len(BUNDLED)
+    r = harbor_lint(EVERY)
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_harbor_loads_every_suite_task():
+    suite = [t for t in EVERY if t not in BUNDLED]
+    loaded = harbor_load(suite)
+    bad = {d: v["error"] for d, v in loaded.items() if not v["ok"]}
+    assert not bad, bad
 
 
 def test_harbor_rejects_what_validate_rejects(tmp_path):

@@ -21,6 +21,9 @@ What is checked follows Harbor's task model of schema 1.x (Harbor 0.25-0.26):
                   network policy
     network       network_mode "no-network" | "public" | "allowlist";
                   allowed_hosts (strings) only with "allowlist"
+    lint          [metadata.harbor.lint] ignore holds "shared-verifier" unless the
+                  verifier runs apart ([verifier] environment_mode = "separate"):
+                  `harbor lint` fails without it
 
 Unknown fields of these tables are reported too: Harbor ignores them, so a
 misspelt `timout_sec` would silently fall back to the default.
@@ -120,6 +123,15 @@ class _Checker:
         return doc[key]
 
 
+def _lint_ignored(doc: dict[str, Any]) -> list[Any]:
+    """[metadata.harbor.lint].ignore: the rules of `harbor lint` the task turns off."""
+    table: Any = doc
+    for key in ("metadata", "harbor", "lint"):
+        table = table.get(key) if isinstance(table, dict) else None
+    ignore = table.get("ignore") if isinstance(table, dict) else None
+    return ignore if isinstance(ignore, list) else []
+
+
 def check(doc: dict[str, Any]) -> list[str]:
     """Every problem Harbor's task model would have with this task.toml."""
     c = _Checker()
@@ -169,6 +181,14 @@ def check(doc: dict[str, Any]) -> list[str]:
             c.add(f"{where}.environment_mode", f"expected 'shared' or 'separate', got {mode!r}")
         c.network(verifier, where, None)
         c.unknown(verifier, VERIFIER_FIELDS, where)
+
+    # `harbor lint` flags a verifier that shares the agent's container. Every
+    # frontier-measure task's does, on purpose (it must see the agent's work;
+    # tests/test.sh trusts nothing in it), and says so to the lint.
+    mode = verifier.get("environment_mode", "shared") if verifier is not None else "shared"
+    if mode != "separate" and "shared-verifier" not in _lint_ignored(doc):
+        c.add("[metadata.harbor.lint].ignore", 'must hold "shared-verifier": the verifier '
+              "shares the agent's container on purpose, and `harbor lint` fails without it")
 
     agent = c.table(doc, "agent")
     if agent is not None:

@@ -16,6 +16,11 @@ Optional fields a harness may add to a result (none are required):
                      attempt is then shown as "agent: label"
 (`frontier-measure eval --agent A --label L --attempt N` records them.)
 
+A result Harbor's verifier wrote (<trial>/verifier/... in a Harbor job directory)
+without an agent of its own takes the trial's agent from <trial>/config.json (or
+the trial's result.json): "oracle", "nop" or the agent that ran, with the trial's
+name as its label; an oracle trial counts as the oracle's attempt.
+
 A result.json of another tool (Harbor writes some in its job directories) found
 while searching a directory is left out quietly and only counted; one named
 explicitly is listed as skipped, with the reason.
@@ -425,9 +430,38 @@ def read_attempt(path: Path, accept_unsealed: bool = False) -> Attempt:
     if why is not None and not accept_unsealed:
         raise Untrusted(f"untrusted: {why}")
     try:
-        return attempt_from(data, str(path))
+        attempt = attempt_from(data, str(path))
     except (TypeError, KeyError, AttributeError) as exc:
         raise ValueError(f"malformed result ({type(exc).__name__}: {exc})") from None
+    trial = harbor_trial(path)
+    if trial is not None and not attempt.agent:
+        attempt.agent, name = trial
+        attempt.label = attempt.label or name
+        attempt.is_oracle = attempt.is_oracle or attempt.agent == "oracle"
+    return attempt
+
+
+def harbor_trial(path: Path) -> tuple[str, str] | None:
+    """The agent and the name of the Harbor trial whose verifier wrote `path`:
+    Harbor keeps a trial as <trial>/verifier/ (the verifier's /logs/verifier)
+    beside <trial>/config.json, whose agent.name is the agent that ran; the
+    trial's result.json names it too (agent_info.name)."""
+    for d in Path(path).absolute().parents:
+        if d.name != "verifier":
+            continue
+        trial = d.parent
+        for file, keys in (("config.json", ("agent", "name")),
+                           ("result.json", ("agent_info", "name"))):
+            try:
+                value: Any = json.loads((trial / file).read_text())
+            except (OSError, ValueError):
+                continue
+            for key in keys:
+                value = value.get(key) if isinstance(value, dict) else None
+            if isinstance(value, str) and value:
+                return value, trial.name
+        return None
+    return None
 
 
 def group(attempts: Sequence[Attempt]) -> list[TaskResult]:

@@ -238,7 +238,7 @@ def scale_attempts(report: Report, scale: str) -> Table:
     rows = []
     for t in report.tasks_of(scale):
         for a in t.attempts:
-            label = a.label + (" (oracle)" if a.is_oracle else "")
+            label = a.label + (" (oracle)" if a.is_oracle and a.agent != "oracle" else "")
             row = [t.name, str(a.number), label, mark(a.compliant) if a.inspected else NONE,
                    items(a) if a.functional_ran else NONE,
                    ratio(a.speedup) if a.timed else NA, a.perf_verdict or NONE, mark(a.strict)]
