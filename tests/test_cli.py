@@ -351,3 +351,126 @@ def test_report_labels_attempts_by_agent_label_and_number(tmp_path):
     assert "1 result.json of other tools ignored" in rep.counts(built)
     # Named explicitly, it is listed with its reason.
     assert rep.build([other]).skipped
+
+
+# ------------------------------------------------------------ commands by audience
+
+
+def test_help_lists_the_commands_by_audience():
+    from frontier_measure.cli import PLUMBING, SECTIONS
+
+    text = run("--help").output
+    titles = [title for title, _ in SECTIONS]
+    at = [text.index(f"{title}:") for title in titles]
+    assert at == sorted(at), text
+    for (title, names), start, end in zip(SECTIONS, at, [*at[1:], len(text)], strict=True):
+        listed = [line.split()[0] for line in text[start:end].splitlines()[1:] if line.strip()]
+        assert listed[:len(names)] == list(names), (title, listed)
+    # Every visible command has its audience: nothing falls into "Other commands".
+    assert "Other commands" not in text
+    assert {n for _, names in SECTIONS for n in names} == {
+        n for n, c in main.commands.items() if not c.hidden}
+    # The agents' plumbing is named once, on one line, not among the commands.
+    plumbing = text[text.index("Plumbing"):]
+    assert ", ".join(PLUMBING) in plumbing
+    for name in PLUMBING:
+        assert not any(line.split()[:1] == [name] for line in text.splitlines()), name
+
+
+def test_the_plumbing_stays_callable(tmp_path):
+    import subprocess
+    import sys
+
+    for name in ("delegate", "index", "lsp", "scripted-model"):
+        r = run(name, "--help")
+        assert r.exit_code == 0 and "Usage:" in r.output, (name, r.output)
+    # As the platform starts them for its agents: python -m frontier_measure NAME ...
+    (tmp_path / "a.py").write_text("def spin(n):\n    return sum(range(n))\n")
+    r = subprocess.run([sys.executable, "-m", "frontier_measure", "index", "query", str(tmp_path),
+                        "spin", "--no-cache"], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert "spin" in r.stdout
+
+
+def test_global_options_may_follow_the_command():
+    quiet = run("compare", "--ref", "true", "--cand", "true", "--rounds", "16", "-q")
+    assert quiet.exit_code == 0, quiet.output
+    assert quiet.stderr == "" and "verdict" in quiet.stdout
+    loud = run("compare", "--ref", "true", "--cand", "true", "--rounds", "16")
+    assert "measuring: " in loud.stderr
+    coloured = run("compare", "--ref", SPIN, "--cand", "true", "--rounds", "16", "--color")
+    assert "\x1b[32m" in coloured.stdout
+    # After the command it wins over the one before it, and over NO_COLOR.
+    plain = CliRunner().invoke(main, ["--color", "compare", "--ref", SPIN, "--cand", "true",
+                                      "--rounds", "16", "--no-color"], color=True)
+    assert "\x1b[" not in plain.stdout
+    # Every command and subcommand takes them, `run` keeps its own --quiet.
+    for path in (["eval"], ["task", "new"], ["sim", "run"], ["harbor", "trial"], ["run"]):
+        r = run(*path, "--help")
+        assert "-q, --quiet" in r.output and "--color / --no-color" in r.output, path
+
+
+# ------------------------------------------------------------ compare --ignore-failure
+
+
+def test_compare_ignore_failure_takes_a_non_zero_exit_as_work(tmp_path):
+    fails = "sh -c 'exit 3'"
+    r = run("-q", "compare", "true", fails, "--rounds", "16")
+    assert r.exit_code == EXIT_ERROR
+    assert "exit code 3" in r.output
+    out = tmp_path / "c.json"
+    r = run("-q", "compare", "true", fails, "--rounds", "16", "--ignore-failure",
+            "--json", str(out))
+    assert r.exit_code == 0, r.output
+    assert "verdict" in r.stdout
+    doc = json.loads(out.read_text())
+    assert doc["options"]["ignore_failure"] is True
+    jsonschema.validate(doc, schemas.load("compare"))
+    assert run("-q", "compare", "false", "true", "--rounds", "16", "-i").exit_code == 0
+    # A signal is still a failure: the command did not finish its work.
+    r = run("-q", "compare", "true", "sh -c 'kill -KILL $$'", "--rounds", "16", "-i")
+    assert r.exit_code == EXIT_ERROR
+    assert "SIGKILL" in r.output
+
+
+# ------------------------------------------------------------ the summary of a run
+
+
+def test_the_summary_names_kernel_tasks_by_their_directory():
+    rows = [result("frontier-measure/kernel-histogram", "kernel"),
+            result("frontier-measure/dedupe", "module"),
+            result("frontier-measure/kernel", "kernel")]
+    text = evalview.suite(rows)
+    assert "kernel/histogram" in text and "kernel-histogram" not in text
+    assert "module/dedupe" in text
+    assert "kernel/kernel" in text  # a name that is only the scale stays whole
+
+
+def test_report_labels_harbor_trials_by_their_agent(tmp_path):
+    from frontier_measure import report as rep
+
+    # A Harbor job directory as Harbor leaves it: each trial's config.json names
+    # its agent, its verifier/ holds what the verifier wrote (our result.json).
+    job = tmp_path / "jobs" / "2026-12-03__10-00-00"
+    for trial, agent in (("dedupe__AbCdE", "oracle"), ("dedupe__FgHiJ", "nop")):
+        (job / trial).mkdir(parents=True)
+        (job / trial / "config.json").write_text(json.dumps(
+            {"trial_name": trial, "agent": {"name": agent, "model_name": None}}))
+        (job / trial / "result.json").write_text(json.dumps(
+            {"trial_name": trial, "agent_info": {"name": agent, "version": "1.0"}}))
+        out = job / trial / "verifier" / "out" / "module-dedupe" / "result.json"
+        out.parent.mkdir(parents=True)
+        out.write_text(sealed(result("dedupe", candidate="app",
+                                     stage="ok" if agent == "oracle" else "functional")))
+    # Harbor's result.json alone (no config.json) names the agent too.
+    (job / "dedupe__FgHiJ" / "config.json").unlink()
+    built = rep.build([tmp_path / "jobs"])
+    labels = sorted((a.label, a.is_oracle) for a in built.attempts)
+    assert labels == [("nop: dedupe__FgHiJ", False), ("oracle: dedupe__AbCdE", True)]
+    assert built.foreign == 2  # Harbor's own result.json files, left out quietly
+    out = tmp_path / "report"
+    r = run("report", str(tmp_path / "jobs"), "--out", str(out), "--format", "md")
+    assert r.exit_code == 0, r.output
+    md = (out / "report.md").read_text()
+    assert "oracle: dedupe__AbCdE" in md and "nop: dedupe__FgHiJ" in md
+    assert "(oracle)" not in md  # the agent says it already
