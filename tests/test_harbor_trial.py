@@ -49,6 +49,9 @@ def test_oracle_scores_one(prepared):
         assert verdict.reward["reward"] == 1, verdict.eval_log
         assert verdict.reward["functional_pass_rate"] == 1 and verdict.reward["compliant"] == 1
         assert verdict.error == ""
+        # Harbor's test-stdout.txt carries the evaluator's output and the reward.
+        assert verdict.eval_log and verdict.eval_log in verdict.test_stdout
+        assert "reward.json: {" in verdict.test_stdout
         res = _result(trial)
         assert res["strict_success"] and res["candidate"]["path"] == "/workspace"
         # The sides ran as ids drawn for this evaluation, far above any account of

@@ -942,6 +942,7 @@ class Verdict:
     reward: dict[str, float]
     error: str  # error.txt: why the evaluator could not run ('' when it ran)
     eval_log: str  # eval.txt: the evaluator's own output
+    test_stdout: str = ""  # test-stdout.txt: test.sh's output as Harbor keeps it
 
 
 class Trial:
@@ -1038,7 +1039,8 @@ class Trial:
                 isinstance(v, (int, float)) and not isinstance(v, bool) for v in reward.values()):
             raise RuntimeError(f"reward.json is not a flat map of numbers: {raw!r}")
         return Verdict(reward, (self.read("/logs/verifier/error.txt") or "").strip(),
-                       self.read("/logs/verifier/eval.txt") or "")
+                       self.read("/logs/verifier/eval.txt") or "",
+                       self.read("/logs/verifier/test-stdout.txt") or "")
 
 
 AGENTS = ("oracle", "nop")
