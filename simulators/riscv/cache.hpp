@@ -16,19 +16,19 @@ public:
     void reset();
 
     // True on a hit. A miss allocates the line (write-allocate for stores).
+    //
+    // Each set keeps its tags in recency order, most recently used first,
+    // so LRU needs no ages: the victim is the last way (still empty while
+    // the set is not full, since empty ways are never moved forward). The
+    // most recent way of every set lives at the front of the array, apart, so the
+    // common case, a hit on the line the set last served, is one load and
+    // one compare, with no multiply by the number of ways.
     __attribute__((always_inline)) bool access(std::uint64_t addr) {
         const std::uint64_t line = addr >> line_shift_;
         ++accesses_;
-        ++clock_;
-        // Way prediction: where this line was last found. A line is only
-        // ever stored in its own set, so a matching tag there is a hit, and
-        // the age is updated exactly as the search would.
-        std::size_t& hint = hint_[line & kHintMask];
-        if (tags_[hint] == line + 1) {
-            ages_[hint] = clock_;
-            return true;
-        }
-        return search(line, hint);
+        const std::uint64_t set = line & set_mask_;
+        if (__builtin_expect(tags_[set] == line + 1, 1)) return true;
+        return promote(set, line + 1);
     }
 
     std::uint32_t line_shift() const { return line_shift_; }
@@ -36,40 +36,19 @@ public:
     std::uint64_t misses() const { return misses_; }
 
 private:
-    __attribute__((noinline)) bool search(std::uint64_t line, std::size_t& hint) {
-        const std::uint32_t set = static_cast<std::uint32_t>(line) & set_mask_;
-        const std::size_t base = static_cast<std::size_t>(set) * ways_;
-        std::uint64_t* tags = &tags_[base];
-        std::uint64_t* ages = &ages_[base];
-        const std::uint64_t tag = line + 1;  // 0 marks an empty way
-        // One pass: look for the tag and, meanwhile, for the least recently
-        // used way (the first of the oldest, as the replacement policy wants).
-        std::uint32_t victim = 0;
-        for (std::uint32_t w = 0; w < ways_; ++w) {
-            if (tags[w] == tag) {
-                ages[w] = clock_;
-                hint = base + w;
-                return true;
-            }
-            if (ages[w] < ages[victim]) victim = w;
-        }
-        ++misses_;
-        tags[victim] = tag;
-        ages[victim] = clock_;
-        hint = base + victim;
-        return false;
-    }
+    // Not the most recent way: find the tag (0 marks an empty way) among
+    // the older ones and move it to the front; on a miss the oldest way,
+    // the least recently used or an empty one, makes room for it.
+    __attribute__((noinline)) bool promote(std::uint64_t set, std::uint64_t tag);
 
-    static constexpr std::size_t kHintMask = 255;
-    std::size_t hint_[kHintMask + 1] = {};
-    std::uint32_t ways_;
-    std::uint32_t set_mask_;
+    std::uint64_t set_mask_;
     std::uint32_t line_shift_;
-    std::vector<std::uint64_t> tags_;
-    std::vector<std::uint64_t> ages_;
-    std::uint64_t clock_ = 0;
+    std::uint32_t ways_;
     std::uint64_t accesses_ = 0;
     std::uint64_t misses_ = 0;
+    // sets entries, the most recently used tag of each set, then
+    // sets x (ways - 1), each set's other tags, most recent first.
+    std::vector<std::uint64_t> tags_;
 };
 
 }  // namespace fm::rv
