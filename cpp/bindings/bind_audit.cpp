@@ -11,8 +11,15 @@
 //
 // What is judged by whose code it is, so that libraries the task permits stay
 // free to do their work:
-//  * an import counts when the nearest frame outside the import machinery is
-//    the candidate's (numpy importing its own parts does not);
+//  * an import counts when it is the candidate's (see `attribute_import`): the
+//    nearest frame outside the import machinery is the candidate's, or is a
+//    library's that imports a name it was given (importlib.resources.files,
+//    pkgutil.resolve_name, pickle's find_class) on the candidate's behalf.
+//    A library importing what its own code names (an `import` statement of
+//    its, or a part of its own package: numpy importing its parts, the
+//    standard library's importlib.resources importing tempfile) is the
+//    library's import: permitted, unless the task says library_imports =
+//    "listed" (then the module must be permitted too);
 //  * exec and compile count when the candidate calls them itself (the import
 //    system compiling a module, dataclasses building methods, do not);
 //  * ctypes and introspection count when the candidate started them, through
@@ -62,6 +69,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -75,14 +83,26 @@ struct Policy {
     std::vector<std::string> write_roots;   // where files may be opened for writing (resolved)
     std::vector<std::string> machinery;     // file prefixes of import machinery code
     std::vector<std::string> libraries;     // resolved roots of library code
+    std::vector<std::string> stdlib;        // resolved roots of the standard library (for reports)
     std::string candidate_root;             // resolved: nothing below it is library code
     std::string pyc_suffix;                 // ".cpython-311.pyc" (".opt-1" before .pyc under -O)
     PyObject* frozen_code = nullptr;        // _imp.get_frozen_object, as it was at install
     int report_fd = -1;
     int exit_code = 86;
+    // A violation ends the process (a candidate), or is reported and the
+    // run goes on (an author's audit of the reference: every violation, each
+    // with its stack, and what libraries imported for themselves).
+    bool fatal = true;
+    bool libraries_listed = false;          // library_imports = "listed"
+    int import_name_op = -1;                // opcode.opmap["IMPORT_NAME"]
+    int extended_arg_op = -1;               // opcode.EXTENDED_ARG
     bool installed = false;
     bool in_hook = false;
 };
+
+// What a report-only hook has written: each distinct report once, so many.
+std::unordered_set<std::string> reported;
+constexpr size_t kMaxReports = 200;
 
 Policy policy;
 
@@ -416,12 +436,6 @@ constexpr size_t kStackLimit = 1 << 14;  // frames looked at to decide (more tha
                                          // limit a worker runs with)
 constexpr size_t kReportFrames = 24;  // frames named in a report
 
-// The nearest frame that is not import machinery is the candidate's.
-bool asked_by_candidate(const std::vector<FrameInfo>& frames) {
-    for (const auto& f : frames)
-        if (f.where() != Origin::Machinery) return f.where() == Origin::Candidate;
-    return false;
-}
 
 // The candidate's code is on the stack, with no module import in between.
 bool started_by_candidate(const std::vector<FrameInfo>& frames) {
@@ -438,6 +452,131 @@ bool candidate_on_stack(const std::vector<FrameInfo>& frames) {
     for (const auto& f : frames)
         if (f.where() == Origin::Candidate) return true;
     return frames.size() >= kStackLimit;
+}
+
+// ------------------------------------------------------------ whose import
+
+// The name an `import` statement of a frame imports, when the frame is
+// executing one now (IMPORT_NAME: the name is a constant of its code, which
+// no caller chooses), else "". The frame's code is genuine library code here,
+// so its names are the library's; a relative import's name is resolved
+// against the frame's globals, which whoever runs the code may choose, so it
+// is never taken on its name (see own_package).
+std::string import_statement_name(const FrameInfo& f) {
+    if (policy.import_name_op < 0) return {};
+    const int lasti = PyFrame_GetLasti(f.frame);
+    if (lasti < 0) return {};
+    PyObject* bytes = PyCode_GetCode(f.code);  // new reference, de-specialised
+    std::string name;
+    if (bytes && PyBytes_Check(bytes)) {
+        const auto* c = reinterpret_cast<const unsigned char*>(PyBytes_AS_STRING(bytes));
+        const Py_ssize_t n = PyBytes_GET_SIZE(bytes);
+        if (lasti + 1 < n && c[lasti] == policy.import_name_op) {
+            size_t arg = c[lasti + 1];
+            int shift = 8;
+            for (int k = lasti - 2; k >= 0 && c[k] == policy.extended_arg_op && shift < 32;
+                 k -= 2, shift += 8)
+                arg |= static_cast<size_t>(c[k + 1]) << shift;
+            PyObject* names = f.code->co_names;
+            if (names && PyTuple_Check(names) &&
+                arg < static_cast<size_t>(PyTuple_GET_SIZE(names)))
+                name = utf8(PyTuple_GET_ITEM(names, static_cast<Py_ssize_t>(arg)));
+        }
+    }
+    Py_XDECREF(bytes);
+    PyErr_Clear();
+    return name;
+}
+
+// The library root a resolved file lies below (the longest), or null.
+const std::string* library_root(const std::string& real) {
+    const std::string* root = nullptr;
+    for (const auto& r : policy.libraries)
+        if (under(real, r) && (!root || r.size() > root->size())) root = &r;
+    return root;
+}
+
+// The top-level package (or module) a library frame's file belongs to, by
+// where the file lies below its library root: "json" for .../json/decoder.py,
+// "tempfile" for .../tempfile.py ("" when unknown).
+std::string package_of(const FrameInfo& f) {
+    const std::string real = real_path(utf8(f.code->co_filename));
+    const std::string* root = library_root(real);
+    if (!root || real.size() <= root->size() + 1) return {};
+    struct stat st {};
+    if (::stat((*root + "/__init__.py").c_str(), &st) == 0) {
+        // A package directory given as a root of its own (the evaluator's).
+        return root->substr(root->rfind('/') + 1);
+    }
+    std::string rest = real.substr(*root == "/" ? 1 : root->size() + 1);
+    rest = rest.substr(0, rest.find('/'));
+    return rest.substr(0, rest.find('.'));
+}
+
+bool same_or_below(const std::string& name, const std::string& other) {
+    return name == other || starts_with(name, other + ".");
+}
+
+// Whether a library frame imports `name` for itself: an import statement of
+// its own code naming it (or a package above it, or a module below it: the
+// parents of `import a.b.c`, the submodules of `from a import b`), or a part
+// of the frame's own package, by whatever name (encodings finding a codec,
+// a library's lazy submodules).
+bool imports_for_itself(const FrameInfo& f, const std::string& name) {
+    const std::string stated = import_statement_name(f);
+    if (!stated.empty() && (same_or_below(stated, name) || same_or_below(name, stated)))
+        return true;
+    const std::string package = package_of(f);
+    return !package.empty() && same_or_below(name, package);
+}
+
+enum class Importer { Candidate, Library, Evaluator };
+
+struct Attribution {
+    Importer who = Importer::Evaluator;
+    const FrameInfo* frame = nullptr;  // the library frame an import is attributed to
+};
+
+// Whose import an import is.
+//  * The nearest frame outside the import machinery is the candidate's: the
+//    candidate's.
+//  * It is a library's, importing for itself (imports_for_itself): the
+//    library's (whoever called it: zoneinfo reading its data imports
+//    importlib.resources, whatever the name of the zone).
+//  * It is a library's importing a name it was given, called by the
+//    candidate (the candidate's code comes before any module import on the
+//    way out): the candidate's, laundered or not. The same call made while a
+//    library module is being imported (a module import lies in between) is
+//    the library's.
+// A stack too deep to look through is the candidate's.
+Attribution attribute_import(const std::vector<FrameInfo>& frames, const std::string& name) {
+    size_t i = 0;
+    while (i < frames.size() && frames[i].where() == Origin::Machinery) ++i;
+    if (i == frames.size())
+        return {frames.size() >= kStackLimit ? Importer::Candidate : Importer::Evaluator, nullptr};
+    const FrameInfo& f = frames[i];
+    if (f.where() == Origin::Candidate) return {Importer::Candidate, &f};
+    if (imports_for_itself(f, name)) return {Importer::Library, &f};
+    for (size_t j = i + 1; j < frames.size(); ++j) {
+        if (frames[j].where() == Origin::Candidate) return {Importer::Candidate, &frames[j]};
+        if (frames[j].where() == Origin::Machinery) return {Importer::Library, &f};
+    }
+    return {frames.size() >= kStackLimit ? Importer::Candidate : Importer::Library, &f};
+}
+
+// "the standard library (importlib/resources/_common.py)" or "the library
+// 'numpy' (.../numpy/core/__init__.py)": whom an import was attributed to.
+std::string describe_library(const FrameInfo& f) {
+    const std::string file = utf8(f.code->co_filename);
+    const std::string real = real_path(file);
+    for (const auto& r : policy.stdlib)
+        if (under(real, r)) {
+            const std::string rel = real.size() > r.size() ? real.substr(r.size() + 1) : real;
+            return "the standard library (" + rel + ")";
+        }
+    if (starts_with(file, "<frozen ")) return "the standard library (" + file + ")";
+    const std::string package = package_of(f);
+    return "the library '" + (package.empty() ? std::string("?") : package) + "' (" + file + ")";
 }
 
 std::string json_escape(const std::string& s) {
@@ -457,15 +596,32 @@ std::string json_escape(const std::string& s) {
     return out;
 }
 
-[[noreturn]] void report(const std::string& event, std::string text, const std::string& why,
-                         const std::vector<FrameInfo>& frames) {
+const char* origin_name(Origin o) {
+    return o == Origin::Candidate ? "candidate" : o == Origin::Library ? "library" : "machinery";
+}
+
+// Writes a report line: a violation (which ends the process unless the hook
+// only reports), or, from a hook that only reports, a notice of what a
+// library imported for itself. A report-only hook writes each distinct line
+// once, and at most kMaxReports of them.
+void report(const std::string& event, std::string text, const std::string& why,
+            const std::vector<FrameInfo>& frames, bool notice = false, bool end = false) {
     if (text.size() > 300) text = text.substr(0, 300) + "...";
     std::string line = "{\"event\": \"" + json_escape(event) + "\", \"rule\": \"" +
                        json_escape(why) + "\", \"args\": \"" + json_escape(text) +
                        "\", \"stack\": [";
-    for (size_t i = 0; i < frames.size() && i < kReportFrames; ++i)
+    std::string whose;
+    for (size_t i = 0; i < frames.size() && i < kReportFrames; ++i) {
         line += std::string(i ? ", " : "") + "\"" + json_escape(frames[i].describe()) + "\"";
-    line += "]}\n";
+        whose += std::string(i ? ", " : "") + "\"" + origin_name(frames[i].where()) + "\"";
+    }
+    line += "], \"whose\": [" + whose + "]";
+    if (notice) line += ", \"notice\": true";
+    line += "}\n";
+    const bool ends = end || (policy.fatal && !notice);
+    if (!ends) {
+        if (reported.size() >= kMaxReports || !reported.insert(line).second) return;
+    }
     if (policy.report_fd >= 0) {
         const char* p = line.data();
         size_t left = line.size();
@@ -476,18 +632,23 @@ std::string json_escape(const std::string& s) {
             left -= static_cast<size_t>(n);
         }
     }
-    _exit(policy.exit_code);
+    if (ends) _exit(policy.exit_code);
 }
 
-[[noreturn]] void violation(const char* event, PyObject* args, const std::string& why,
-                            const std::vector<FrameInfo>& frames) {
+std::string args_text(PyObject* args) {
     std::string text;
     if (PyObject* r = PyObject_Repr(args)) {
         text = utf8(r);
         Py_DECREF(r);
     }
     PyErr_Clear();
-    report(event, text, why, frames);
+    return text;
+}
+
+// A violation: the end of the process, or (a hook that only reports) a report.
+void violation(const char* event, PyObject* args, const std::string& why,
+               const std::vector<FrameInfo>& frames) {
+    report(event, args_text(args), why, frames);
 }
 
 const char* const kProcessEvents[] = {"os.system", "os.exec", "os.posix_spawn", "os.spawn",
@@ -646,8 +807,20 @@ int hook(const char* event, PyObject* args, void*) {
             PyObject* mod = PyTuple_Check(args) && PyTuple_GET_SIZE(args) > 0
                                 ? PyTuple_GET_ITEM(args, 0) : nullptr;
             const std::string name = utf8(mod);
-            if (!name.empty() && asked_by_candidate(frames) && !import_allowed(name))
-                violation(event, args, "import of a module the task does not permit", frames);
+            if (!name.empty() && !import_allowed(name)) {
+                const Attribution a = attribute_import(frames, name);
+                if (a.who == Importer::Candidate) {
+                    violation(event, args, "import of a module the task does not permit", frames);
+                } else if (a.who == Importer::Library && a.frame) {
+                    const std::string by = "imported by " + describe_library(*a.frame);
+                    if (policy.libraries_listed)
+                        violation(event, args, "import of a module the task does not permit, " +
+                                  by + " (library_imports = \"listed\")", frames);
+                    else if (!policy.fatal)
+                        report(event, name, by + ": permitted (library_imports = \"any\")",
+                               frames, true);
+                }
+            }
         } else if (ev == "exec" || ev == "compile") {
             if (!frames.empty() && frames[0].where() == Origin::Candidate &&
                 !allowed_hatch("exec") && !allowed_hatch("eval") && !allowed_hatch("compile"))
@@ -822,8 +995,26 @@ void bind_audit(py::module_& m) {
         [](const std::string& root, const std::vector<std::string>& allowed,
            const std::vector<std::string>& hatches, const std::vector<std::string>& write_roots,
            const std::vector<std::string>& machinery_prefixes,
-           const std::vector<std::string>& library_roots, int report_fd, int exit_code) {
+           const std::vector<std::string>& library_roots, int report_fd, int exit_code,
+           bool fatal, bool libraries_listed, const std::vector<std::string>& stdlib) {
             if (policy.installed) throw std::runtime_error("the audit hook is already installed");
+            policy.fatal = fatal;
+            policy.libraries_listed = libraries_listed;
+            policy.stdlib = resolved_all(stdlib);
+            // The opcodes of an import statement, as this interpreter numbers them.
+            if (PyObject* opcode = PyImport_ImportModule("opcode")) {
+                PyObject* opmap = PyObject_GetAttrString(opcode, "opmap");
+                PyObject* op = opmap ? PyMapping_GetItemString(opmap, "IMPORT_NAME") : nullptr;
+                PyObject* ext = PyObject_GetAttrString(opcode, "EXTENDED_ARG");
+                if (op && PyLong_Check(op)) policy.import_name_op = static_cast<int>(PyLong_AsLong(op));
+                if (ext && PyLong_Check(ext))
+                    policy.extended_arg_op = static_cast<int>(PyLong_AsLong(ext));
+                Py_XDECREF(op);
+                Py_XDECREF(ext);
+                Py_XDECREF(opmap);
+                Py_DECREF(opcode);
+            }
+            PyErr_Clear();
             policy.allowed = allowed;
             policy.hatches = hatches;
             policy.machinery = machinery_prefixes;
@@ -865,9 +1056,13 @@ void bind_audit(py::module_& m) {
         },
         py::arg("root"), py::arg("allowed"), py::arg("hatches"), py::arg("write_roots"),
         py::arg("machinery"), py::arg("libraries"), py::arg("report_fd"), py::arg("exit_code"),
+        py::arg("fatal") = true, py::arg("libraries_listed") = false,
+        py::arg("stdlib") = std::vector<std::string>{},
         "Install the side's run-time compliance policy (once; it cannot be removed). Code the "
         "interpreter holds now, and code equal to a real file's below `libraries`, is not the "
-        "side's; everything else is.");
+        "side's; everything else is. `fatal`: a violation ends the process (else each distinct "
+        "one is reported, with notices of modules libraries imported for themselves, and the "
+        "run goes on); `libraries_listed`: those imports must be permitted too.");
 
     m.def(
         "seal_evaluator",
@@ -930,7 +1125,7 @@ void bind_audit(py::module_& m) {
             if (broken.empty()) return;
             policy.in_hook = true;  // nothing the report does is judged again
             report("evaluator.modified", broken, "the side's code changed the evaluator's worker",
-                   stack(kReportFrames));
+                   stack(kReportFrames), false, true);
         },
         "End the process as a violation if anything sealed has changed; else return.");
 }

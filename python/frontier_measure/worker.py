@@ -7,7 +7,9 @@ the fds that were its stdin/stdout; fd 0 and 1 are then pointed at /dev/null
 so code under test can neither read requests nor corrupt replies by printing.
 
     load     {root, entry, policy}  install the run-time compliance policy (an audit
-                                   hook, for the candidate), then import the entry
+                                   hook: for the candidate, or, reporting every
+                                   violation and going on, for the reference an
+                                   author audits), then import the entry
     observe  {ops}                 run a case; its canonical observations, each
                                    item packed on its own (bytes)
     run      {scripts, calls,      run timed calls, each with its own fresh input:
@@ -489,6 +491,10 @@ def import_entry(entry: str, imports: Any = ()) -> Any:
 
 
 VIOLATION_EXIT = 86  # the exit status of a worker ended by its audit hook
+# importlib's files that are import machinery (an import through them is
+# judged at the frame that called them).
+_MACHINERY_FILES = ("__init__.py", "_bootstrap.py", "_bootstrap_external.py", "_abc.py", "abc.py",
+                    "machinery.py", "util.py")
 
 
 def install_policy(policy: dict[str, Any], worker: Worker | None = None) -> None:
@@ -502,8 +508,13 @@ def install_policy(policy: dict[str, Any], worker: Worker | None = None) -> None
 
     paths = sysconfig.get_paths()
     stdlib = paths["stdlib"]
+    # The import machinery: the frozen bootstrap and what drives it
+    # (import_module, reload, find_spec, loaders). The rest of importlib
+    # (resources, metadata) is a library like any other: what its modules
+    # import for themselves is theirs, not their caller's.
     machinery = ["<frozen importlib", "<frozen zipimport"]
-    machinery += sorted({os.path.join(d, "importlib") + "/" for d in (stdlib, os.path.realpath(stdlib))})
+    machinery += sorted({os.path.join(d, "importlib", f) for d in (stdlib, os.path.realpath(stdlib))
+                         for f in _MACHINERY_FILES})
     # Where library code may come from: the standard library, the evaluator's
     # package, and every directory on sys.path now, before the side's root is
     # put there (the site directories this worker was started with, a staged
@@ -514,8 +525,11 @@ def install_policy(policy: dict[str, Any], worker: Worker | None = None) -> None
     libraries = [stdlib, paths["platstdlib"], getattr(sys, "_stdlib_dir", None) or stdlib,
                  os.path.dirname(os.path.abspath(__file__))]
     libraries += [p for p in sys.path if os.path.isabs(p)]
+    stdlib_roots = [stdlib, paths["platstdlib"], getattr(sys, "_stdlib_dir", None) or stdlib]
     _core.install_audit_hook(policy["root"], list(policy["allowed"]), list(policy["hatches"]),
-                             list(policy["write_roots"]), machinery, libraries, 2, VIOLATION_EXIT)
+                             list(policy["write_roots"]), machinery, libraries, 2, VIOLATION_EXIT,
+                             not policy.get("report"), policy.get("library_imports") == "listed",
+                             stdlib_roots)
     _seal(_core, worker)
 
 
