@@ -833,6 +833,42 @@ def in_process(v: Variant, task_dir: Path) -> Outcome:
     return judge(v, bool(problems), "\n".join(problems))
 
 
+def in_process_run(v: Variant, task_dir: Path, command: str) -> Outcome:
+    """`record` (one recording) or `mutate` (one mutant) in this process, as the
+    CLI runs them: a task problem (TaskError) is a message; any other
+    exception that escapes is a traceback."""
+    import traceback
+
+    from frontier_measure import runners
+    from frontier_measure.cli import _ready_for_mutants
+    from frontier_measure.evaluate import EvaluationError
+    from frontier_measure.mutate import mutate
+    from frontier_measure.record import record
+    from frontier_measure.task import TaskError
+
+    try:
+        if command == "record":
+            task, runner = runners.load(task_dir)
+            record(task, runner, runs=1)
+        else:
+            _ready_for_mutants(task_dir)
+            mutate(task_dir, limit=1)
+    except (TaskError, EvaluationError) as exc:
+        problems = getattr(exc, "problems", None) or [str(exc)]
+        o = judge(v, True, "\n".join(problems))
+        # What the CLI prints above the problems: the task's path.
+        if o.status == "unnamed" and any(str(task_dir) in p for p in problems):
+            o = Outcome("ok", o.output)
+        return o
+    except OSError as exc:  # the CLI's last word on a file it could not read
+        return judge(v, True, f"{exc.filename or 'a task file'}: {exc.strerror or exc}")
+    except (Exception, SystemExit):
+        return judge(v, True, traceback.format_exc(), traceback=True)
+    # Done: whatever was broken, recording put right (a stale or garbled
+    # tests/golden.json is what record rewrites).
+    return Outcome("ok", "")
+
+
 def nobody() -> tuple[int, int] | None:
     """An account the permissions bind (the tests run as root)."""
     if os.geteuid() != 0:

@@ -1,6 +1,8 @@
 """Malformed task directories (tests/task_fuzz.py makes them): the loader and
 every command that reads a task end in a clear message naming the file (and
-the field), and a non-zero exit, never a traceback.
+the field), and a non-zero exit, never a traceback. The authoring commands
+that run the reference (record, mutate) are run on a sample too: each either
+does its work (the variant is still a valid task) or ends in a task problem.
 
 Quick by default (a fixed sample of each class, a few through the CLI);
 FM_FUZZ=full runs the whole sweep over every bundled task in process."""
@@ -54,7 +56,7 @@ def test_validate_names_the_problem(v: fz.Variant, tmp_path: Path) -> None:
 # quick run sends one variant through them, FM_FUZZ=full four.
 CLI_CASES = ["wrong-type", "garbage", "symlink-loop", "raises"] if FULL else ["raises"]
 # (`harbor export` is left out: it builds the evaluator's wheels first.)
-COMMANDS = ["validate", "record", "eval"]
+COMMANDS = ["validate", "record", "mutate", "eval"]
 
 
 def _cli_variant(kind: str) -> fz.Variant:
@@ -70,6 +72,7 @@ def test_commands_exit_with_a_message(kind: str) -> None:
         d = fz.make_copy(v, base)
         for command in COMMANDS:
             args = {"validate": ["validate", str(d)], "record": ["record", str(d), "--runs", "2"],
+                    "mutate": ["mutate", str(d), "--max", "1"],
                     "eval": ["eval", str(d), "--out", str(base / "results")]}[command]
             code, out = fz.run_cli(args, cwd=base, timeout=120)
             assert code not in (0, None), f"{v.id} {command}: exit {code}\n{out}"
@@ -79,3 +82,27 @@ def test_commands_exit_with_a_message(kind: str) -> None:
     finally:
         fz.release(base)
         shutil.rmtree(base, ignore_errors=True)
+
+
+# record and mutate, in process: one variant per class of each of two tasks
+# (FM_FUZZ=full: every sampled variant of the module and package tasks).
+RUN_TASKS = ("module/dedupe", "package/graphs")
+
+
+def _run_sample() -> list[fz.Variant]:
+    pool = [v for v in VARIANTS if v.task in RUN_TASKS and not v.hangs]
+    if FULL:
+        return pool
+    out: list[fz.Variant] = []
+    for task in RUN_TASKS:
+        for kind in fz.CLASSES:
+            out += [v for v in pool if v.task == task and v.kind == kind][:1]
+    return out
+
+
+@pytest.mark.parametrize("v", _run_sample(), ids=lambda v: v.id)
+def test_record_and_mutate_name_the_problem(v: fz.Variant, tmp_path: Path) -> None:
+    d = _copy(v, tmp_path)
+    for command in ("record", "mutate"):
+        o = fz.in_process_run(v, d, command)
+        assert o.status == "ok", f"{v.id} {command}: {o.status}\n{o.output}"

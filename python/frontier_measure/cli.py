@@ -663,21 +663,32 @@ def _tasks_in(paths: tuple[Path, ...], full: bool = False) -> list[Path]:
               help="Measure statement and branch coverage of the reference (coverage.py).")
 @click.option("--full", is_flag=True,
               help="Also the tasks under suite/ directories (the suite from real code).")
+@click.option("--quick-eval", is_flag=True,
+              help="Also time the oracle against the reference on the smallest timing input "
+                   "(eval's own timing, within --quick-eval-budget) and warn when it is not "
+                   "above the task's threshold.")
+@click.option("--quick-eval-budget", type=click.FloatRange(min=1), default=None,
+              metavar="SECONDS", help="The quick eval's timing budget per task (default 20).")
 @_task_errors
 def validate(task_dirs: tuple[Path, ...], strict: bool, audit: bool, coverage: bool,
-             full: bool) -> None:
+             full: bool, quick_eval: bool, quick_eval_budget: float | None) -> None:
     """Check task directories (or every task below each); name every problem.
 
-    For a valid task, also audit what its functional cases test (module and
-    package scale: coverage of the reference, public callables no case runs,
-    cases that test nothing; every scale: values excluded as unstable) and
-    print warnings; with --strict a warning fails validation too."""
-    from .validate import check
+    For a valid task, also audit it: at module and package scale the
+    reference runs under the task's run-time audit (the audit hook a
+    candidate runs under: every violation is a problem, with its stack), and
+    the audit of what its functional cases test (module and package scale:
+    coverage of the reference, public callables no case runs, cases that
+    test nothing; every scale: values excluded as unstable, an oracle that is
+    a byte copy of the reference) prints warnings; with --strict a warning
+    fails validation too. --quick-eval times the oracle as well."""
+    from .validate import QUICK_EVAL_BUDGET_S, check
 
     tasks = _tasks_in(task_dirs, full=full)
     bad = 0
+    budget = quick_eval_budget if quick_eval_budget is not None else QUICK_EVAL_BUDGET_S
     for t in tasks:
-        r = check(t, audit=audit, coverage=coverage)
+        r = check(t, audit=audit, coverage=coverage, quick_eval=budget if quick_eval else None)
         failing = r.problems + (r.warnings if strict else [])
         status = (styled(f"{len(r.problems)} problem(s)", False) if r.problems
                   else styled("ok", True))
@@ -767,6 +778,7 @@ def mutate(task_dir: Path, limit: int | None, seed: int, max_time: float | None,
 
     # A stop from outside (SIGTERM, as from `timeout`) reports like Ctrl-C.
     signal.signal(signal.SIGTERM, signal.default_int_handler)
+    _ready_for_mutants(task_dir)
     r = run_mutants(task_dir, limit=limit, seed=seed, max_time=max_time, progress=progress,
                     fresh=fresh)
     click.echo("", err=True)
@@ -790,6 +802,24 @@ def mutate(task_dir: Path, limit: int | None, seed: int, max_time: float | None,
                    "of the reference, not compared")
     if json_out is not None:
         json_out.write_text(json.dumps(r.to_dict(), indent=1) + "\n")
+
+
+def _ready_for_mutants(task_dir: Path) -> None:
+    """What mutate needs of a task, checked before anything is copied or run:
+    it loads, has the shape a task must have, and its golden outputs were
+    recorded from what it holds now (each defect its own problem)."""
+    from . import runners
+    from .task import TaskError
+    from .validate import _recording_problems, shape_problems
+
+    task, runner = runners.load(task_dir)
+    if task.scale not in ("module", "package", "repository"):
+        return  # mutate says what it works on
+    problems = shape_problems(task, runner)
+    if not problems:
+        problems = _recording_problems(task, runner)[0]
+    if problems:
+        raise TaskError(task.path, problems)
 
 
 @main.command(name="eval")

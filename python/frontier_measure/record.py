@@ -67,11 +67,21 @@ def record(task: Task, runner: ModuleType, runs: int | None = None, *,
            progress: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Record the reference's observations `runs` times (default: the task's
     repetitions) and write tests/golden.json; the golden document."""
+    from .runners import SideFailure
     from .validate import shape_problems
 
     defects = shape_problems(task, runner)
     if defects:
         raise TaskError(task.path, defects)
+    try:
+        return _record(task, runner, runs, isolation=isolation, progress=progress)
+    except SideFailure as exc:
+        # The reference failing while being built or run is the task's defect.
+        raise TaskError(task.path, [f"the reference failed: {exc.reason}"]) from None
+
+
+def _record(task: Task, runner: ModuleType, runs: int | None, *, isolation: str | None,
+            progress: Callable[[str], None] | None) -> dict[str, Any]:
     runs = runs or task.repetitions
     cases = runner.cases(task)
     inputs = runner.timing_inputs(task)
@@ -84,11 +94,17 @@ def record(task: Task, runner: ModuleType, runs: int | None = None, *,
         # is being written: no guard (the reference is trusted code).
         with runner.open_session(task, task.reference_dir, isolation=isolation,
                                  recording=True) as session:
+            # Module and package scale: the reference runs under the task's
+            # run-time audit, which reports every violation and goes on; a
+            # reference that breaks its own checklist is not recorded.
+            if hasattr(session, "audit_reference"):
+                session.audit_reference = True
             b = session.build("reference")
             if not b.ok:
                 raise TaskError(task.path, [f"the reference does not build ({b.status}): "
                                             f"{b.log[-2000:]}"])
             obs = session.observe("reference", cases)
+            _audited(task, session)
             if obs.failures:
                 cid, why = next(iter(obs.failures.items()))
                 raise TaskError(task.path, [f"the reference failed on case '{cid}' in "
@@ -99,6 +115,7 @@ def record(task: Task, runner: ModuleType, runs: int | None = None, *,
                                             f"recording {k + 1}: {p.reason}"])
             recordings.append(obs.items)
             timing.append(session.timing_digests("reference", inputs))
+            _audited(task, session)
     for t in inputs:
         if len({d[t.id] for d in timing}) > 1:
             raise TaskError(task.path, [f"timing input '{t.id}': the reference's outputs differ "
@@ -112,6 +129,7 @@ def record(task: Task, runner: ModuleType, runs: int | None = None, *,
         "recorded_at": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
         "runs": runs,
         "reference_digest": golden_file.digest(task.reference_dir, runner.held_out(task)),
+        "files": golden_file.file_digests(task.path, task.reference_dir, runner.held_out(task)),
         "cases": [c.id for c in cases],
         "items": items,
         "excluded": excluded,
@@ -119,3 +137,14 @@ def record(task: Task, runner: ModuleType, runs: int | None = None, *,
     }
     golden_file.write(task, golden)
     return golden
+
+
+def _audited(task: Task, session: Any) -> None:
+    """A TaskError naming every violation of the reference's run-time audit so
+    far, each with its stack (module and package scale)."""
+    from .validate import violations_of
+
+    if hasattr(session, "audit_reports"):
+        broken = violations_of(task, session.audit_reports("reference"))
+        if broken:
+            raise TaskError(task.path, broken)

@@ -151,6 +151,9 @@ def reference_dir(root: Path) -> Path:
     return root / "environment" / "workspace"
 
 
+CHECKLIST_TABLES = ("compliance", "behaviours")
+
+
 def get(table: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str,
         problems: list[str], default: Any = None, required: bool = False) -> Any:
     """table[key] checked against `kind` (an int is a float too; a bool is
@@ -374,13 +377,19 @@ def _load(root: Path) -> Task:
     behaviours: dict[str, str] = {}
     if (root / "tests/checklist.toml").is_file():
         checklist = read_toml(root / "tests/checklist.toml", "tests/checklist.toml", problems)
+        for key in sorted(k for k in checklist if k not in CHECKLIST_TABLES):
+            problems.append(f"tests/checklist.toml [{key}]: not a table of the checklist (its "
+                            f"tables are {' and '.join(f'[{t}]' for t in CHECKLIST_TABLES)})")
         beh = checklist.get("behaviours", {})
         if not isinstance(beh, dict):
             problems.append("tests/checklist.toml [behaviours]: must be a table")
         else:
             for k, v in beh.items():
-                if isinstance(v, str) and "\0" not in v:
+                if isinstance(v, str) and "\0" not in v and v.strip():
                     behaviours[k] = v
+                elif isinstance(v, str) and "\0" not in v:
+                    problems.append(f"tests/checklist.toml [behaviours].{k}: empty (say what "
+                                    "the behaviour is: it is what a case that covers it tests)")
                 else:
                     got = "a string with NUL" if isinstance(v, str) else type(v).__name__
                     problems.append(f"tests/checklist.toml [behaviours].{k}: expected str "

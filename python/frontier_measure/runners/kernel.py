@@ -146,6 +146,11 @@ def configure(task: Task) -> None:
         required_symbols=get_strings(comp, "required_symbols", cw, problems,
                             default=[task.entry]),
     )
+    known = ("allowed_headers", "prohibited_calls", "allow_inline_asm", "allowed_symbols",
+             "required_symbols")
+    for key in sorted(set(comp) - set(known)):
+        problems.append(f"{cw}.{key}: not a setting of kernel scale (the settings are "
+                        f"{', '.join(known)})")
     for rel in (settings.harness, settings.inputs,
                 *(f"tests/{h}" for h in settings.headers)):
         if not (task.path / rel).is_file():

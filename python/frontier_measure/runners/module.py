@@ -118,6 +118,14 @@ class Compliance:
     prohibited_calls: list[str] = field(default_factory=list)  # dotted names, e.g. "time.sleep"
     allow: list[str] = field(default_factory=list)  # escape hatches the task permits
     exclude: list[str] = field(default_factory=list)  # paths that are not candidate code
+    # What the standard library and permitted libraries import for themselves
+    # (importlib.resources importing tempfile): "any" module, or only "listed"
+    # ones (allowed_imports), as if the candidate had imported them.
+    library_imports: str = "any"
+
+
+LIBRARY_IMPORTS = ("any", "listed")
+COMPLIANCE_KEYS = ("allowed_imports", "prohibited_calls", "allow", "exclude", "library_imports")
 
 
 @dataclass
@@ -152,6 +160,15 @@ def configure(task: Task) -> None:
             problems.append(f"{cw}.{key}: must be a list of strings")
             v = []
         setattr(rules, key, v)
+    mode = get(comp, "library_imports", str, cw, problems, default="any")
+    if mode not in LIBRARY_IMPORTS:
+        problems.append(f"{cw}.library_imports: '{mode}' is not one of "
+                        f"{', '.join(repr(m) for m in LIBRARY_IMPORTS)}")
+    else:
+        rules.library_imports = mode
+    for key in sorted(set(comp) - set(COMPLIANCE_KEYS)):
+        problems.append(f"{cw}.{key}: not a setting of {task.scale} scale (the settings are "
+                        f"{', '.join(COMPLIANCE_KEYS)})")
     for bad in python_compliance.split_allow(rules.allow)[2]:
         problems.append(f"{cw}.allow: '{bad}' is not an escape hatch's name, nor the one exact "
                         "call that can be permitted, os.system('...') with a string literal")
@@ -621,6 +638,9 @@ class WorkerProcess:
         self.side = side
         self.cgroup = cgroup
         self.violation: dict[str, Any] | None = None
+        # What a report-only audit hook wrote (an author's audit of the
+        # reference): read from its stderr once the worker has ended.
+        self.reports: list[dict[str, Any]] = []
         spec = _core.ProcessSpec()
         # -I: no user site, no PYTHON* variables, no cwd on sys.path; -B: no .pyc
         # written into the side's copy. The interpreter must be one the side's
@@ -711,6 +731,7 @@ class WorkerProcess:
         except Exception as exc:  # the handle may already be reaped
             return f"worker exited ({exc})"
         lines = r.stderr.decode(errors="replace").strip().splitlines()
+        self._keep_reports(lines)
         if r.exit_code == VIOLATION_EXIT:
             # The audit hook's report is its last line on stderr.
             report: dict[str, Any] = {"event": "?", "rule": "the report was lost", "stack": []}
@@ -832,10 +853,20 @@ class WorkerProcess:
                     self.cgroup.thaw()
                 self.handle.resume()
                 self.request({"cmd": "exit"}, timeout=CLOSE_LIMIT_S)
-                self.handle.wait(CLOSE_LIMIT_S)
+                r = self.handle.wait(CLOSE_LIMIT_S)
+                self._keep_reports(r.stderr.decode(errors="replace").splitlines())
             except (WorkerFailure, OSError, _core.MeasureError):
                 pass
         self.kill()
+
+    def _keep_reports(self, lines: list[str]) -> None:
+        """The audit hook's report lines (JSON, one per line) among stderr's."""
+        for line in lines:
+            if line.startswith('{"event"'):
+                with contextlib.suppress(ValueError):
+                    report = json.loads(line)
+                    if isinstance(report, dict) and report not in self.reports:
+                        self.reports.append(report)
 
 
 def frame(msg: dict[str, Any]) -> bytes:
@@ -1220,6 +1251,10 @@ class ModuleSession:
         # reason a side's audit hook ended it (nothing more of it runs).
         self._held: dict[str, WorkerProcess | None] | None = None
         self._held_violation: dict[str, str] = {}
+        # An author's audit (validate, record): the reference runs under the
+        # task's run-time policy too, its hook reporting every violation
+        # (with its stack) and going on, instead of ending the worker.
+        self.audit_reference = False
         why_no_sandbox = sandbox.unavailable_reason()
         self.sandboxed = why_no_sandbox is None
         if not self.sandboxed:
@@ -1296,9 +1331,10 @@ class ModuleSession:
         self.workers.append(w)
         try:
             _handshake(w)
+            audited = side == "candidate" or self.audit_reference
             reply = w.request({"cmd": "load", "root": w.root, "entry": self.task.entry,
                                "imports": list(self.task.imports),
-                               "policy": self._runtime_policy(w) if side == "candidate" else None},
+                               "policy": self._runtime_policy(w, side) if audited else None},
                               self.task.case_timeout_s)
         except BaseException:
             w.close()
@@ -1308,25 +1344,42 @@ class ModuleSession:
             raise WorkerFailure(side, str(reply["error"]))
         return w
 
-    def _runtime_policy(self, w: WorkerProcess) -> dict[str, Any]:
-        """The task's compliance rules as the candidate's audit hook enforces
-        them: its own modules, the permitted imports and escape hatches, and
-        where it may write (its own directories)."""
+    def _runtime_policy(self, w: WorkerProcess, side: str = "candidate") -> dict[str, Any]:
+        """The task's compliance rules as a side's audit hook enforces them:
+        its own modules, the permitted imports and escape hatches, and where it
+        may write (its own directories). The reference's (an author's audit)
+        only reports."""
         rules: Compliance = self.task.settings.compliance
         own = sorted(p.stem if p.suffix == ".py" else p.name
-                     for p in self.dirs["candidate"].iterdir()
+                     for p in self.dirs[side].iterdir()
                      if p.suffix == ".py" or (p.is_dir() and not p.name.startswith(".")))
-        area = sandbox.WORK if self.sandboxed else str(self.base / "candidate")
+        area = sandbox.WORK if self.sandboxed else str(self.base / side)
         # An exact call reaches the hook as "os.system=COMMAND" (bind_audit.cpp).
         names, commands, _ = python_compliance.split_allow(rules.allow)
         hatches = names + [f"os.system={c}" for c in commands]
         return {"root": w.root, "allowed": ["__future__", *own, *rules.allowed_imports],
-                "hatches": hatches, "write_roots": [area, "/tmp", "/dev/shm"]}
+                "hatches": hatches, "write_roots": [area, "/tmp", "/dev/shm"],
+                "library_imports": rules.library_imports, "report": side != "candidate"}
 
     @property
     def violations(self) -> list[dict[str, Any]]:
         """What the candidate's audit hook reported (a worker it ended)."""
         return [w.violation for w in self.workers if w.violation is not None]
+
+    def audit_reports(self, side: str = "reference") -> list[dict[str, Any]]:
+        """What a side's report-only hook wrote, over every worker of it the
+        session has ended: violations and notices ("notice": true), each once,
+        the worker's root in its stack as `<side>/`."""
+        out: list[dict[str, Any]] = []
+        for w in self.workers:
+            if w.side != side:
+                continue
+            for r in w.reports:
+                r = {**r, "stack": [str(f).replace(w.root + "/", f"<{side}>/", 1)
+                                    for f in r.get("stack", [])]}
+                if r not in out:
+                    out.append(r)
+        return out
 
     def build(self, side: str) -> Build:
         return Build(ok=True)  # Python sources run as they are
