@@ -269,23 +269,14 @@ def test_listed_library_imports_name_the_standard_library(tmp_path):
     assert 'library_imports = "listed"' in report["rule"], report
 
 
-# importlib.import_module raises no "import" audit event for the module it
-# imports (the interpreter raises it on the __import__ path only; what that
-# module's body imports is seen): a name handed to import_module, directly or
-# through importlib.resources.files or pkgutil.resolve_name, is not seen at
-# run time. The source inspection's dynamic-import rule stands before it.
-_IMPORT_MODULE_GAP = pytest.mark.xfail(strict=True, reason="import_module raises no import event")
-
-
 @pytest.mark.parametrize("src, allowed", [
     # A stdlib function handed the name: the candidate's import all the same.
-    pytest.param("import importlib.resources\ntry:\n    importlib.resources.files('ftplib')\n"
-                 "except TypeError:\n    pass\n", ["importlib.resources"],
-                 marks=_IMPORT_MODULE_GAP),
-    pytest.param("import pkgutil\npkgutil.resolve_name('ftplib')\n", ["pkgutil"],
-                 marks=_IMPORT_MODULE_GAP),
-    pytest.param("import importlib\nimportlib.import_module('ftplib')\n", ["importlib"],
-                 marks=_IMPORT_MODULE_GAP),
+    # (importlib.import_module raises no "import" event for the module it
+    # imports: the module's body run by the import system is judged instead.)
+    ("import importlib.resources\ntry:\n    importlib.resources.files('ftplib')\n"
+     "except TypeError:\n    pass\n", ["importlib.resources"]),
+    ("import pkgutil\npkgutil.resolve_name('ftplib')\n", ["pkgutil"]),
+    ("import importlib\nimportlib.import_module('ftplib')\n", ["importlib"]),
     ("import pickle\npickle.loads(b'cftplib\\nFTP\\n.')\n", ["pickle"]),
     ("import pydoc\npydoc.locate('ftplib')\n", ["pydoc"]),
 ])

@@ -100,6 +100,9 @@ struct Policy {
     bool in_hook = false;
 };
 
+// Modules whose import event was judged (their body's exec then is not).
+std::unordered_set<std::string> judged_imports;
+
 // What a report-only hook has written: each distinct report once, so many.
 std::unordered_set<std::string> reported;
 constexpr size_t kMaxReports = 200;
@@ -781,6 +784,45 @@ std::string system_command(PyObject* args) {
     return std::string(PyBytes_AS_STRING(cmd), static_cast<size_t>(PyBytes_GET_SIZE(cmd)));
 }
 
+// The dotted name of the module a library file is (by where it lies below
+// its library root), or "" (not a library's file, or the evaluator's).
+std::string module_name_of(PyCodeObject* code) {
+    const std::string real = real_path(utf8(code->co_filename));
+    if (!library_file(real)) return {};
+    const std::string* root = library_root(real);
+    struct stat st {};
+    if (!root || *root == "/" || ::stat((*root + "/__init__.py").c_str(), &st) == 0) return {};
+    std::string rel = real.substr(root->size() + 1);
+    if (rel.size() < 4 || rel.compare(rel.size() - 3, 3, ".py") != 0) return {};
+    rel.resize(rel.size() - 3);
+    if (rel == "__init__") return {};
+    if (rel.size() > 9 && rel.compare(rel.size() - 9, 9, "/__init__") == 0) rel.resize(rel.size() - 9);
+    for (auto& c : rel)
+        if (c == '/') c = '.';
+    return rel;
+}
+
+// The import system running a library module's body (exec from the import
+// machinery): an import of that module. importlib.import_module raises no
+// "import" event for the module it imports (the interpreter raises it on the
+// __import__ path only), so a name handed to it is judged here, by the
+// module's file, as the import event would have judged it.
+void judge_module_body(PyObject* args, const std::vector<FrameInfo>& frames) {
+    if (frames.empty() || frames[0].where() != Origin::Machinery) return;
+    PyObject* code = PyTuple_Check(args) && PyTuple_GET_SIZE(args) > 0
+                         ? PyTuple_GET_ITEM(args, 0) : nullptr;
+    if (!as_code(code)) return;
+    const std::string name = module_name_of(as_code(code));
+    if (name.empty() || import_allowed(name) || judged_imports.count(name)) return;
+    const Attribution a = attribute_import(frames, name);
+    if (a.who == Importer::Candidate) {
+        report("import", name, "import of a module the task does not permit", frames);
+    } else if (a.who == Importer::Library && a.frame && policy.libraries_listed) {
+        report("import", name, "import of a module the task does not permit, imported by " +
+               describe_library(*a.frame) + " (library_imports = \"listed\")", frames);
+    }
+}
+
 int hook(const char* event, PyObject* args, void*) {
     if (policy.in_hook) return 0;
     policy.in_hook = true;
@@ -808,6 +850,7 @@ int hook(const char* event, PyObject* args, void*) {
                                 ? PyTuple_GET_ITEM(args, 0) : nullptr;
             const std::string name = utf8(mod);
             if (!name.empty() && !import_allowed(name)) {
+                judged_imports.insert(name);  // its module body's exec is not judged again
                 const Attribution a = attribute_import(frames, name);
                 if (a.who == Importer::Candidate) {
                     violation(event, args, "import of a module the task does not permit", frames);
@@ -825,6 +868,8 @@ int hook(const char* event, PyObject* args, void*) {
             if (!frames.empty() && frames[0].where() == Origin::Candidate &&
                 !allowed_hatch("exec") && !allowed_hatch("eval") && !allowed_hatch("compile"))
                 violation(event, args, "dynamic code", frames);
+            else if (ev == "exec")
+                judge_module_body(args, frames);
         } else if (!changed.empty()) {
             // Whoever writes, the import machinery included: a loader the
             // candidate drives (its own get_data, a library file's path)
