@@ -309,7 +309,10 @@ def test_which_side_starts_first_alternates_between_blocks(tmp_path, monkeypatch
     monkeypatch.setattr(ModuleSession, "spawn", recording_spawn)
     with runner.open_session(task, task.reference_dir) as session:
         [timing] = session.time([first])
-    assert timing.error is None and timing.summary["blocks"] == 4
-    firsts = started[0::2]
-    assert firsts == ["reference", "candidate", "reference", "candidate"], started
-    assert sorted(started[1::2]) == ["candidate", "candidate", "reference", "reference"]
+    # Four blocks, or more when a busy machine left the threshold open and the
+    # evaluator extended the plan: the order alternates in every block either way.
+    assert timing.error is None and timing.summary["blocks"] >= 4
+    assert len(started) == 2 * timing.summary["blocks"], started
+    firsts, seconds = started[0::2], started[1::2]
+    assert firsts == [("reference", "candidate")[b % 2] for b in range(len(firsts))], started
+    assert all({a, b} == {"reference", "candidate"} for a, b in zip(firsts, seconds)), started
