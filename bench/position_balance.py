@@ -19,7 +19,6 @@ import statistics
 import frontier_measure as fm
 from _load import Load
 from _util import chunks, show
-
 from frontier_measure import perf
 
 

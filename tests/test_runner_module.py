@@ -315,4 +315,4 @@ def test_which_side_starts_first_alternates_between_blocks(tmp_path, monkeypatch
     assert len(started) == 2 * timing.summary["blocks"], started
     firsts, seconds = started[0::2], started[1::2]
     assert firsts == [("reference", "candidate")[b % 2] for b in range(len(firsts))], started
-    assert all({a, b} == {"reference", "candidate"} for a, b in zip(firsts, seconds)), started
+    assert all({a, b} == {"reference", "candidate"} for a, b in zip(firsts, seconds, strict=True)), started
