@@ -70,7 +70,9 @@ def _task(tmp_path: Path, pause: float) -> tuple[Path, Path]:
     marks.parent.mkdir()
     (task / "tests" / "cases.py").write_text(CASES.format(path=str(marks), pause=pause))
     (task / "tests" / "checklist.toml").write_text(
-        "[compliance]\nallowed_imports = []\nprohibited_calls = []\nallow = []\n"
+        # record runs the reference under the run-time audit: its imports are permitted.
+        '[compliance]\nallowed_imports = ["os", "string", "time"]\nprohibited_calls = []\n'
+        "allow = []\n"
         '[behaviours]\nall = "what the three functions return"\n')
     record(*runners.load(task), runs=2)
     return task, marks
