@@ -180,7 +180,7 @@ def _scan(names: list[str], into: str) -> list[str]:
     test = " or ".join(f"type({x}) not in _IMMUTABLE" for x in names)
     return [f"    if {test}:",
             f"        mm = [x for x in ({', '.join(names)},) if _is_mutable(x)]",
-            f"        if mm:",
+            "        if mm:",
             f"            {into}.append([len(V) - 1, mm])"]
 
 
