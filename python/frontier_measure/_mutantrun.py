@@ -54,15 +54,13 @@ def write_frame(fd: int, kind: bytes, payload: bytes) -> None:
 
 
 def read_exact(fd: int, n: int) -> bytes | None:
-    """n bytes from fd, or None at end of file."""
-    parts: list[bytes] = []
-    while n:
-        chunk = os.read(fd, min(n, 1 << 20))
-        if not chunk:
-            return None
-        parts.append(chunk)
-        n -= len(chunk)
-    return b"".join(parts)
+    """n bytes from fd, or None at end of file (the worker's own reader)."""
+    from .worker import _read_exact
+
+    try:
+        return _read_exact(fd, n)
+    except EOFError:
+        return None
 
 
 def read_frame(fd: int) -> tuple[bytes, bytes] | None:
